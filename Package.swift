@@ -1,0 +1,69 @@
+// swift-tools-version:5.9
+import Foundation
+import PackageDescription
+
+// scripts/bootstrap builds the Swift grammar into .tree-sitter/lib beside this file; the absolute path
+// lets plain `swift build` / `swift test` link it from any working directory, with no environment.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+let grammarLibrary = "\(packageRoot)/.tree-sitter/lib"
+
+let treeSitterLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-L\(grammarLibrary)"]),
+    // Homebrew's tree-sitter on macOS (Apple silicon and Intel prefixes).
+    .unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS])),
+]
+let treeSitterSwiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xcc", "-I/opt/homebrew/include", "-Xcc", "-I/usr/local/include"], .when(platforms: [.macOS])),
+]
+
+let package = Package(
+    name: "loadaudit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "loadaudit", targets: ["loadaudit"]),
+        .library(name: "LoadAuditKit", targets: ["LoadAuditCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // The C API of tree-sitter and the Swift grammar: the only place that names C symbols.
+        .systemLibrary(name: "CTreeSitter", path: "Sources/CTreeSitter"),
+        // A thin, memory-safe Swift binding: parser, tree, node, query, cursor, predicates, positions.
+        .target(
+            name: "TreeSitter",
+            dependencies: ["CTreeSitter"],
+            swiftSettings: treeSitterSwiftSettings,
+            linkerSettings: treeSitterLinkerSettings
+        ),
+        // Findings, positions, severities, fix classes: the plain model every later stage shares.
+        .target(name: "AuditModel"),
+        // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
+        .target(name: "SwiftSyntaxQueries", dependencies: ["TreeSitter", "AuditModel"]),
+        // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
+        .target(
+            name: "AuditRules",
+            dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", .product(name: "Yams", package: "Yams")]
+        ),
+        // Walking source trees, ignore files, reading files, and running the rules on each.
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftSyntaxQueries", "TreeSitter"]),
+        // Turning findings into text and JSON reports.
+        .target(name: "AuditReport", dependencies: ["AuditModel"]),
+        // The command line: argument parsing, exit codes, output streams. Runs in-process from tests.
+        .target(
+            name: "LoadAuditCLI",
+            dependencies: [
+                "AuditModel", "AuditRules", "AuditScan", "AuditReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "loadaudit", dependencies: ["LoadAuditCLI"]),
+
+        .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
+        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries"]),
+        .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel"]),
+        .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel"]),
+        .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel"]),
+    ]
+)

@@ -1,0 +1,170 @@
+/// How serious a finding is. Ordered: a run fails on findings at or above its failing severity.
+public enum Severity: String, CaseIterable, Codable, Comparable, Sendable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// How far a finding's replacement can be trusted.
+public enum FixClass: String, CaseIterable, Codable, Comparable, Sendable {
+    /// Mechanical and behaviour-preserving: `fix` applies it.
+    case safe
+    /// A plausible rewrite that needs a human glance: `fix --unsafe` applies it.
+    case unsafe
+    /// No automatic rewrite: a person must change the code.
+    case manual
+
+    private var rank: Int {
+        switch self {
+        case .safe: return 0
+        case .unsafe: return 1
+        case .manual: return 2
+        }
+    }
+
+    public static func < (lhs: FixClass, rhs: FixClass) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A place in a file: 1-based line, 1-based column in Unicode code points, and the UTF-8 byte offset.
+public struct SourcePoint: Hashable, Comparable, Codable, Sendable {
+    public let line: Int
+    public let column: Int
+    public let byteOffset: Int
+
+    public init(line: Int, column: Int, byteOffset: Int) {
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+    }
+
+    public static func < (lhs: SourcePoint, rhs: SourcePoint) -> Bool {
+        (lhs.line, lhs.column, lhs.byteOffset) < (rhs.line, rhs.column, rhs.byteOffset)
+    }
+}
+
+/// A replacement of the bytes `range` of a file by `text`: the unit every fix is made of.
+public struct TextEdit: Hashable, Codable, Sendable {
+    public let range: Range<Int>
+    public let text: String
+
+    public init(range: Range<Int>, text: String) {
+        self.range = range
+        self.text = text
+    }
+}
+
+/// One deprecated usage (or declaration) found in one file.
+public struct Finding: Hashable, Sendable {
+    public let ruleId: String
+    public let severity: Severity
+    /// The path shown to people and written to reports (relative to the scanned folder).
+    public let file: String
+    /// Start and end (exclusive) of the span: the usage, with any modifiers its replacement absorbs.
+    public let start: SourcePoint
+    public let end: SourcePoint
+    /// The deprecated name as written in the code, e.g. `ProgressView`.
+    public let symbol: String
+    public let message: String
+    /// The code that replaces the span, or nil when there is no automatic rewrite.
+    public let replacement: String?
+    public let fix: FixClass
+
+    public init(
+        ruleId: String, severity: Severity, file: String, start: SourcePoint, end: SourcePoint,
+        symbol: String, message: String, replacement: String?, fix: FixClass
+    ) {
+        self.ruleId = ruleId
+        self.severity = severity
+        self.file = file
+        self.start = start
+        self.end = end
+        self.symbol = symbol
+        self.message = message
+        self.replacement = replacement
+        self.fix = fix
+    }
+
+    /// The edit that applies the replacement, when there is one.
+    public var edit: TextEdit? {
+        replacement.map { TextEdit(range: start.byteOffset..<end.byteOffset, text: $0) }
+    }
+
+    /// Report order: file, then position, then rule id for findings that share a start.
+    public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        if lhs.file != rhs.file { return lhs.file.utf8.lexicographicallyPrecedes(rhs.file.utf8) }
+        if lhs.start != rhs.start { return lhs.start < rhs.start }
+        return lhs.ruleId < rhs.ruleId
+    }
+}
+
+/// A problem with one input file that did not stop the scan (unreadable, not UTF-8, syntax errors...).
+public struct FileProblem: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case unreadable
+        case notUTF8 = "not-utf8"
+        case binary
+        case syntaxError = "syntax-error"
+        case symlinkLoop = "symlink-loop"
+        case tooLarge = "too-large"
+    }
+
+    public let file: String
+    public let kind: Kind
+    /// Where the problem is, for syntax errors.
+    public let line: Int?
+    public let column: Int?
+    public let detail: String
+
+    public init(file: String, kind: Kind, line: Int? = nil, column: Int? = nil, detail: String) {
+        self.file = file
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.detail = detail
+    }
+
+    /// One line for people: `path:line:col: what is wrong`.
+    public var summary: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let column { location += ":\(column)" }
+        return "\(location): \(detail)"
+    }
+}
+
+/// Everything one scan produced, ready for any report.
+public struct ScanResult: Sendable {
+    public var findings: [Finding]
+    public var problems: [FileProblem]
+    public var filesScanned: Int
+    /// Files whose syntax tree has errors (they were still scanned outside the broken regions).
+    public var filesWithParseErrors: Int
+    /// The rule ids that ran, in rules-file order, so reports can list rules with no finding too.
+    public var ruleIds: [String]
+    /// The absolute path behind each reported path, for reading source lines back.
+    public var absolutePaths: [String: String]
+
+    public init(
+        findings: [Finding], problems: [FileProblem], filesScanned: Int, filesWithParseErrors: Int, ruleIds: [String],
+        absolutePaths: [String: String] = [:]
+    ) {
+        self.findings = findings
+        self.problems = problems
+        self.filesScanned = filesScanned
+        self.filesWithParseErrors = filesWithParseErrors
+        self.ruleIds = ruleIds
+        self.absolutePaths = absolutePaths
+    }
+
+    public var countsByRule: [String: Int] {
+        findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 }
+    }
+}

@@ -1,0 +1,83 @@
+import AuditModel
+
+/// The report for people: one block per finding with the source line and a caret under the span,
+/// then a summary per rule. Pure: the caller supplies source lines and chooses colour.
+public struct TextReport {
+    public typealias LineProvider = (_ file: String, _ line: Int) -> String?
+
+    public let colour: Bool
+    public let lines: LineProvider
+
+    public init(colour: Bool, lines: @escaping LineProvider) {
+        self.colour = colour
+        self.lines = lines
+    }
+
+    public func render(_ result: ScanResult) -> String {
+        var output = ""
+        for finding in result.findings {
+            output += block(for: finding)
+        }
+        output += summary(result)
+        return output
+    }
+
+    func block(for finding: Finding) -> String {
+        let severity = paint(finding.severity.rawValue + ":", finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .cyan)
+        var text = "\(paint("\(finding.file):\(finding.start.line):\(finding.start.column):", .bold)) \(severity) \(finding.message) \(paint("[\(finding.ruleId)]", .dim))\n"
+        if let source = lines(finding.file, finding.start.line) {
+            let gutter = String(finding.start.line)
+            let blank = String(repeating: " ", count: gutter.count)
+            let characters = Array(source.unicodeScalars)
+            let startIndex = min(max(finding.start.column - 1, 0), characters.count)
+            let endIndex = finding.end.line == finding.start.line ? min(max(finding.end.column - 1, startIndex + 1), characters.count) : characters.count
+            // Tabs stay tabs in the padding so the caret lines up under tab-indented code.
+            let padding = String(String.UnicodeScalarView(characters[..<startIndex].map { $0 == "\t" ? "\t" : " " }))
+            let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
+            text += " \(gutter) | \(source)\n"
+            text += " \(blank) | \(padding)\(paint(marker, .green))\n"
+            if let replacement = finding.replacement {
+                text += " \(blank) = \(finding.fix.rawValue) fix: \(replacement)\n"
+            } else {
+                text += " \(blank) = manual: no automatic rewrite\n"
+            }
+        }
+        return text + "\n"
+    }
+
+    func summary(_ result: ScanResult) -> String {
+        let files = Set(result.findings.map(\.file)).count
+        var text: String
+        if result.findings.isEmpty {
+            text = "No deprecated loading indicators in \(plural(result.filesScanned, "file")) scanned.\n"
+        } else {
+            let byFix = Dictionary(grouping: result.findings, by: \.fix)
+            let fixes = FixClass.allCases.compactMap { fix in byFix[fix].map { "\($0.count) \(fix.rawValue)" } }.joined(separator: ", ")
+            text = "\(plural(result.findings.count, "finding")) in \(plural(files, "file")) (\(plural(result.filesScanned, "file")) scanned): \(fixes)\n"
+            let counts = result.countsByRule
+            let width = result.ruleIds.map(\.count).max() ?? 0
+            for id in result.ruleIds + counts.keys.filter({ !result.ruleIds.contains($0) }).sorted() {
+                guard let count = counts[id] else { continue }
+                text += "  \(id.padding(toLength: width, withPad: " ", startingAt: 0))  \(count)\n"
+            }
+        }
+        if result.filesWithParseErrors > 0 {
+            text += "\(plural(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
+        }
+        return text
+    }
+
+    private func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    enum Style: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        colour ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+import Foundation

@@ -1,0 +1,123 @@
+import AuditModel
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+
+/// What the engine found in one file, before facts from the other files are known.
+public struct FileAnalysis: Sendable {
+    public let file: String
+    public let candidates: [Candidate]
+    public let topLevelTypes: Set<String>
+    public let exportedImports: Set<String>
+    /// Syntax errors the file really has (not the grammar's known gaps).
+    public let syntaxErrors: [TextPosition]
+}
+
+/// A finding that may still be dropped or downgraded once every file is known: an unqualified use of
+/// a name from another module (`ProgressView`) means something else if the project declares its own.
+public struct Candidate: Sendable {
+    public let finding: Finding
+    public let moduleCheck: ModuleCheck?
+    /// The rule's message and the reasons that lowered the fix class, kept apart to add more later.
+    let ruleMessage: String
+    let reasons: [String]
+
+    init(finding: Finding, moduleCheck: ModuleCheck?, ruleMessage: String, reasons: [String]) {
+        self.finding = finding
+        self.moduleCheck = moduleCheck
+        self.ruleMessage = ruleMessage
+        self.reasons = reasons
+    }
+
+    static func message(_ ruleMessage: String, reasons: [String]) -> String {
+        reasons.isEmpty ? ruleMessage : "\(ruleMessage) (\(reasons.joined(separator: "; ")))"
+    }
+
+    func downgraded(to fix: FixClass, because reason: String) -> Finding {
+        let finding = self.finding
+        return Finding(
+            ruleId: finding.ruleId, severity: finding.severity, file: finding.file, start: finding.start, end: finding.end,
+            symbol: finding.symbol, message: Candidate.message(ruleMessage, reasons: reasons + [reason]),
+            replacement: finding.replacement, fix: max(finding.fix, fix)
+        )
+    }
+
+    public struct ModuleCheck: Sendable {
+        public let module: String
+        public let fileImportsModule: Bool
+    }
+}
+
+/// Matches rules on syntax trees. Immutable: one engine serves every thread.
+public struct RuleEngine: Sendable {
+    public let ruleSet: RuleSet
+    private let rulesByComponent: [String: [Rule]]
+
+    public init(ruleSet: RuleSet) {
+        self.ruleSet = ruleSet
+        rulesByComponent = Dictionary(grouping: ruleSet.rules, by: \.component)
+    }
+
+    /// The names a file must contain (as bytes) for any rule to match in it.
+    public var componentNames: [String] { rulesByComponent.keys.sorted() }
+
+    public func analyze(tree: Tree, file: String) -> FileAnalysis {
+        let facts = SwiftFileFacts(tree: tree)
+        var candidates: [Candidate] = []
+        let protected = ruleSet.protectedNames
+        tree.rootNode.walk { node in
+            switch node.type {
+            case "ERROR":
+                // Inside a broken region the tree is a guess: reporting there would be a guess too.
+                return false
+            case "class_declaration", "protocol_declaration":
+                if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
+                return true
+            case "simple_identifier", "type_identifier":
+                guard let rules = rulesByComponent[node.text] else { return false }
+                for rule in rules {
+                    if let candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) {
+                        candidates.append(candidate)
+                    }
+                }
+                return false
+            default:
+                return true
+            }
+        }
+        return FileAnalysis(
+            file: file,
+            candidates: candidates,
+            topLevelTypes: facts.topLevelTypes,
+            exportedImports: facts.exportedImports,
+            syntaxErrors: facts.syntaxErrors.map(\.position)
+        )
+    }
+
+    /// Settles the candidates of all files against each other and returns the findings in report order.
+    public static func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
+        var declaringFiles: [String: [String]] = [:]
+        var exported: Set<String> = []
+        for analysis in analyses {
+            for name in analysis.topLevelTypes { declaringFiles[name, default: []].append(analysis.file) }
+            exported.formUnion(analysis.exportedImports)
+        }
+        var findings: [Finding] = []
+        for analysis in analyses {
+            for candidate in analysis.candidates {
+                guard let check = candidate.moduleCheck, let owners = declaringFiles[candidate.finding.symbol] else {
+                    findings.append(candidate.finding)
+                    continue
+                }
+                guard check.fileImportsModule || exported.contains(check.module) else { continue }
+                let owner = owners.sorted()[0]
+                findings.append(candidate.downgraded(
+                    to: .unsafe,
+                    because: "the project declares its own \(candidate.finding.symbol) in \(owner): check that this is \(check.module)'s"
+                ))
+            }
+        }
+        return findings.sorted(by: Finding.reportOrder)
+    }
+}
+

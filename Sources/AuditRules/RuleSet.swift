@@ -1,0 +1,161 @@
+import AuditModel
+import Foundation
+import Yams
+
+/// Where a rule's `{size}` comes from: a numeric argument mapped to the nearest point size, and/or size
+/// modifiers chained on the call.
+public struct SizeSource: Equatable, Sendable {
+    public var argument: String?
+    public var modifiers: Bool
+    public var defaultSize: String
+}
+
+/// Where a rule's `{label}` comes from: labelled arguments (`_` is the first unlabelled one), a label
+/// closure holding one `Text(...)`, or a default.
+public struct LabelSource: Equatable, Sendable {
+    public var arguments: [String]
+    public var closures: Bool
+    public var defaultLabel: String?
+}
+
+/// Call forms that show real progress rather than a spinner, and so are not the deprecated thing.
+public struct DeterminateForms: Equatable, Sendable {
+    public var arguments: Set<String>
+    /// One unlabelled argument that reads like a `Progress` (`task.progress`, `Progress(...)`).
+    public var progressLikeArgument: Bool
+}
+
+/// A style modifier whose value decides whether the call still is a plain spinner.
+public struct StyleCheck: Equatable, Sendable {
+    public var modifier: String
+    public var spinnerStyles: Set<String>
+}
+
+/// The point sizes of the replacement spinner and how SwiftUI size modifiers map onto them.
+public struct SpinnerSizes: Equatable, Sendable {
+    /// Named sizes in ascending order of points.
+    public var points: [(name: String, points: Double)]
+    public var controlSize: [String: String]
+    public var scaleBelowOne: String
+    public var scaleOtherwise: String
+
+    public var names: Set<String> { Set(points.map(\.name)) }
+
+    /// The named size nearest to `value` points; a tie goes to the smaller size.
+    public func nearest(to value: Double) -> String? {
+        points.min { abs($0.points - value) < abs($1.points - value) }?.name
+    }
+
+    public static func == (lhs: SpinnerSizes, rhs: SpinnerSizes) -> Bool {
+        lhs.points.map(\.name) == rhs.points.map(\.name) && lhs.points.map(\.points) == rhs.points.map(\.points)
+            && lhs.controlSize == rhs.controlSize && lhs.scaleBelowOne == rhs.scaleBelowOne
+            && lhs.scaleOtherwise == rhs.scaleOtherwise
+    }
+}
+
+/// A validated rule, ready for the engine.
+public struct Rule: Sendable {
+    public let id: String
+    /// The deprecated type name.
+    public let component: String
+    /// The module the name comes from (e.g. SwiftUI) when the app does not own it.
+    public let module: String?
+    public let severity: Severity
+    public let message: String
+    public let help: String?
+    public let replacement: ReplacementTemplate?
+    public let fix: FixClass
+    public let size: SizeSource?
+    public let label: LabelSource?
+    public let droppableArguments: Set<String>
+    public let absorbModifiers: [String]
+    public let determinate: DeterminateForms?
+    public let style: StyleCheck?
+    /// Where the rule was defined: `file:line`.
+    public let origin: String
+}
+
+/// The rules of one or more rules files, validated and merged.
+public struct RuleSet: Sendable {
+    public private(set) var rules: [Rule]
+    public private(set) var newComponents: Set<String>
+    /// Kept components and why they stay.
+    public private(set) var kept: [String: String]
+    public private(set) var sizes: SpinnerSizes?
+
+    public init(rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil) {
+        self.rules = rules
+        self.newComponents = newComponents
+        self.kept = kept
+        self.sizes = sizes
+    }
+
+    /// The built-in loading migration rules (the same text as rules/loading-migration.yml).
+    public static func builtIn() -> RuleSet {
+        do {
+            return try RuleSetLoader.load(text: BuiltInRules.loadingMigration, file: "rules/loading-migration.yml")
+        } catch {
+            preconditionFailure("the built-in rules do not load: \(error)")
+        }
+    }
+
+    /// Loads and merges rules files in order. A rule id defined twice is an error.
+    public static func load(files: [String]) throws -> RuleSet {
+        var merged = RuleSet()
+        for file in files {
+            let text: String
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                guard let decoded = String(data: data, encoding: .utf8) else {
+                    throw RulesFileError(file: file, line: nil, problem: "the rules file is not UTF-8 text")
+                }
+                text = decoded
+            } catch let error as RulesFileError {
+                throw error
+            } catch {
+                throw RulesFileError(file: file, line: nil, problem: "cannot read the rules file (\(Self.reason(error)))")
+            }
+            try merged.merge(RuleSetLoader.load(text: text, file: file), from: file)
+        }
+        return merged
+    }
+
+    public mutating func merge(_ other: RuleSet, from file: String) throws {
+        for rule in other.rules {
+            if let existing = rules.first(where: { $0.id == rule.id }) {
+                throw RulesFileError(file: file, line: Int(rule.origin.split(separator: ":").last ?? ""),
+                                     problem: "rule id '\(rule.id)' is already defined at \(existing.origin)")
+            }
+            rules.append(rule)
+        }
+        newComponents.formUnion(other.newComponents)
+        kept.merge(other.kept) { first, _ in first }
+        if let sizes = other.sizes { self.sizes = sizes }
+    }
+
+    /// Only the named rules, or every rule when `ids` is empty.
+    public func selecting(_ ids: [String]) throws -> RuleSet {
+        guard !ids.isEmpty else { return self }
+        let known = Set(rules.map(\.id))
+        if let unknown = ids.first(where: { !known.contains($0) }) {
+            throw RulesFileError(file: "--rule", line: nil, problem: "unknown rule id '\(unknown)' (known: \(rules.map(\.id).joined(separator: ", ")))")
+        }
+        var copy = self
+        copy.rules = rules.filter { ids.contains($0.id) }
+        return copy
+    }
+
+    /// Names that are never reported, nor anything inside their declarations.
+    public var protectedNames: Set<String> { newComponents.union(kept.keys) }
+
+    static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError { return "permission denied" }
+        return nsError.localizedDescription
+    }
+}

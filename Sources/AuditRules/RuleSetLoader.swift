@@ -1,0 +1,179 @@
+import AuditModel
+import Yams
+
+/// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
+enum RuleSetLoader {
+    static let topLevelKeys: Set<String> = ["version", "name", "new-components", "keep", "sizes", "rules"]
+    static let ruleKeys: Set<String> = [
+        "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
+        "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled",
+    ]
+
+    static func load(text: String, file: String) throws -> RuleSet {
+        let reader = YAMLReader(file: file)
+        let root = try reader.compose(text)
+        let top = try reader.mapping(root, "the rules file", allowed: topLevelKeys)
+        if let versionNode = top["version"] {
+            let version = try reader.string(versionNode, "version")
+            guard version == "1" else { throw reader.error(versionNode, "unsupported rules format version '\(version)' (this loadaudit reads version 1)") }
+        }
+        let newComponents = try top["new-components"].map { try reader.stringList($0, "new-components") } ?? []
+        var kept: [String: String] = [:]
+        if let keepNode = top["keep"] {
+            for entry in try reader.list(keepNode, "keep") {
+                if entry.scalar != nil {
+                    kept[try reader.nonEmptyString(entry, "a keep entry")] = ""
+                } else {
+                    let fields = try reader.mapping(entry, "a keep entry", allowed: ["name", "reason"])
+                    guard let nameNode = fields["name"] else { throw reader.error(entry, "a keep entry needs a name") }
+                    kept[try reader.nonEmptyString(nameNode, "keep name")] = try fields["reason"].map { try reader.string($0, "keep reason") } ?? ""
+                }
+            }
+        }
+        let sizes = try top["sizes"].map { try readSizes($0, reader) }
+        guard let rulesNode = top["rules"] else { throw reader.error(root, "the rules file has no 'rules' list") }
+        var rules: [Rule] = []
+        let protected = Set(newComponents).union(kept.keys)
+        for ruleNode in try reader.list(rulesNode, "rules") {
+            guard let rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else { continue }
+            if let other = rules.first(where: { $0.id == rule.id }) {
+                throw reader.error(ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)")
+            }
+            rules.append(rule)
+        }
+        return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes)
+    }
+
+    private static func readSizes(_ node: Node, _ reader: YAMLReader) throws -> SpinnerSizes {
+        let fields = try reader.mapping(node, "sizes", allowed: ["points", "control-size", "scale-below-one", "scale-otherwise"])
+        guard let pointsNode = fields["points"], let pointsMapping = pointsNode.mapping, !pointsMapping.isEmpty else {
+            throw reader.error(node, "sizes needs 'points', a mapping of size names to points, e.g. {small: 16, medium: 24}")
+        }
+        var points: [(String, Double)] = []
+        for (key, value) in pointsMapping {
+            points.append((try reader.nonEmptyString(key, "a size name"), try reader.number(value, "the points of size '\(key.scalar?.string ?? "")'")))
+        }
+        points.sort { $0.1 < $1.1 }
+        let names = Set(points.map(\.0))
+        func sizeName(_ node: Node, _ what: String) throws -> String {
+            let name = try reader.string(node, what)
+            guard names.contains(name) else { throw reader.error(node, "\(what) is '\(name)', not one of the sizes: \(points.map(\.0).joined(separator: ", "))") }
+            return name
+        }
+        var controlSize: [String: String] = [:]
+        if let controlNode = fields["control-size"] {
+            guard let mapping = controlNode.mapping else { throw reader.error(controlNode, "control-size must map SwiftUI control sizes to size names") }
+            for (key, value) in mapping {
+                controlSize[try reader.string(key, "a control size")] = try sizeName(value, "control-size '\(key.scalar?.string ?? "")'")
+            }
+        }
+        let fallback = points[points.count / 2].0
+        return SpinnerSizes(
+            points: points.map { (name: $0.0, points: $0.1) },
+            controlSize: controlSize,
+            scaleBelowOne: try fields["scale-below-one"].map { try sizeName($0, "scale-below-one") } ?? points[0].0,
+            scaleOtherwise: try fields["scale-otherwise"].map { try sizeName($0, "scale-otherwise") } ?? fallback
+        )
+    }
+
+    private static func readRule(_ node: Node, _ reader: YAMLReader, sizes: SpinnerSizes?, protected: Set<String>) throws -> Rule? {
+        let fields = try reader.mapping(node, "a rule", allowed: ruleKeys)
+        func required(_ key: String) throws -> Node {
+            guard let value = fields[key] else { throw reader.error(node, "a rule needs '\(key)'") }
+            return value
+        }
+        let idNode = try required("id")
+        let id = try reader.nonEmptyString(idNode, "id")
+        guard id.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
+            throw reader.error(idNode, "rule id '\(id)' must be lower-case words joined by '-', e.g. raw-progress-view")
+        }
+        if let enabledNode = fields["enabled"], try !reader.bool(enabledNode, "enabled") { return nil }
+        let componentNode = try required("component")
+        let component = try reader.nonEmptyString(componentNode, "component")
+        guard component.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
+            throw reader.error(componentNode, "component '\(component)' must be one Swift type name")
+        }
+        guard !protected.contains(component) else {
+            throw reader.error(componentNode, "component '\(component)' is a new or kept component, which is never reported")
+        }
+        let fix = try fields["fix"].map { try reader.enumValue($0, "fix", as: FixClass.self) } ?? .manual
+        var replacement: ReplacementTemplate?
+        if let replacementNode = fields["replacement"] {
+            do {
+                replacement = try ReplacementTemplate(try reader.nonEmptyString(replacementNode, "replacement"))
+            } catch let error as ReplacementTemplate.SyntaxError {
+                throw reader.error(replacementNode, "replacement: \(error.problem)")
+            }
+        }
+        if fix != .manual, replacement == nil {
+            throw reader.error(fields["fix"] ?? node, "rule '\(id)' has fix '\(fix.rawValue)' but no replacement; give one or use fix: manual")
+        }
+        let size = try fields["size"].map { try readSize($0, reader) }
+        let label = try fields["label"].map { try readLabel($0, reader) }
+        if let replacement {
+            if replacement.placeholders.contains(.size) {
+                guard size != nil else { throw reader.error(fields["replacement"], "replacement uses {size} but the rule has no 'size' section") }
+                guard let sizes else { throw reader.error(fields["replacement"], "replacement uses {size} but the file has no 'sizes' table") }
+                if let defaultSize = size?.defaultSize, !sizes.names.contains(defaultSize) {
+                    throw reader.error(fields["size"], "size default '\(defaultSize)' is not one of the sizes: \(sizes.points.map(\.name).joined(separator: ", "))")
+                }
+            }
+            if replacement.placeholders.contains(.label), label == nil {
+                throw reader.error(fields["replacement"], "replacement uses {label} but the rule has no 'label' section")
+            }
+        }
+        var determinate: DeterminateForms?
+        if let determinateNode = fields["determinate"] {
+            let parts = try reader.mapping(determinateNode, "determinate", allowed: ["arguments", "progress-like-argument"])
+            determinate = DeterminateForms(
+                arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
+                progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
+            )
+        }
+        var style: StyleCheck?
+        if let styleNode = fields["style"] {
+            let parts = try reader.mapping(styleNode, "style", allowed: ["modifier", "spinner-styles"])
+            guard let modifierNode = parts["modifier"] else { throw reader.error(styleNode, "style needs 'modifier'") }
+            style = StyleCheck(
+                modifier: try reader.nonEmptyString(modifierNode, "style modifier"),
+                spinnerStyles: Set(try parts["spinner-styles"].map { try reader.stringList($0, "spinner-styles") } ?? [])
+            )
+        }
+        return Rule(
+            id: id,
+            component: component,
+            module: try fields["module"].map { try reader.nonEmptyString($0, "module") },
+            severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
+            message: try reader.nonEmptyString(try required("message"), "message"),
+            help: try fields["help"].map { try reader.string($0, "help") },
+            replacement: replacement,
+            fix: fix,
+            size: size,
+            label: label,
+            droppableArguments: Set(try fields["droppable-arguments"].map { try reader.stringList($0, "droppable-arguments") } ?? []),
+            absorbModifiers: try fields["absorb-modifiers"].map { try reader.stringList($0, "absorb-modifiers") } ?? [],
+            determinate: determinate,
+            style: style,
+            origin: "\(reader.file):\(node.mark?.line ?? 0)"
+        )
+    }
+
+    private static func readSize(_ node: Node, _ reader: YAMLReader) throws -> SizeSource {
+        let parts = try reader.mapping(node, "size", allowed: ["argument", "modifiers", "default"])
+        guard let defaultNode = parts["default"] else { throw reader.error(node, "size needs a 'default' size name") }
+        return SizeSource(
+            argument: try parts["argument"].map { try reader.nonEmptyString($0, "size argument") },
+            modifiers: try parts["modifiers"].map { try reader.bool($0, "size modifiers") } ?? false,
+            defaultSize: try reader.nonEmptyString(defaultNode, "size default")
+        )
+    }
+
+    private static func readLabel(_ node: Node, _ reader: YAMLReader) throws -> LabelSource {
+        let parts = try reader.mapping(node, "label", allowed: ["arguments", "closures", "default"])
+        return LabelSource(
+            arguments: try parts["arguments"].map { try reader.stringList($0, "label arguments") } ?? [],
+            closures: try parts["closures"].map { try reader.bool($0, "label closures") } ?? false,
+            defaultLabel: try parts["default"].map { try reader.nonEmptyString($0, "label default") }
+        )
+    }
+}

@@ -1,0 +1,330 @@
+import AuditModel
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+
+/// Decides whether one identifier named like a rule's component is a use of it, and what that use
+/// becomes: a call with a replacement, a type or member reference, or a declaration.
+struct UsageMatcher {
+    let rule: Rule
+    let sizes: SpinnerSizes?
+    let file: String
+    let source: SourceText
+    let facts: SwiftFileFacts
+
+    /// How a matched name is used.
+    private enum Usage {
+        /// `Component(...)`, `Module.Component(...)`, `Component.init(...)`: `start` is where the use begins.
+        case call(SwiftCall, start: Node)
+        /// The name in a type, a member access or another expression: no automatic rewrite.
+        case reference(Node, qualified: Bool)
+        /// `struct Component`, `extension Component`: the deprecated component's own code.
+        case declaration(Node)
+    }
+
+    func match(_ identifier: Node) -> Candidate? {
+        guard let usage = classify(identifier) else { return nil }
+        switch usage {
+        case .declaration(let name):
+            // A module's type declared by the app (`class ProgressView: UIView`) is not the deprecated thing.
+            guard rule.module == nil else { return nil }
+            return candidate(span: name.byteRange, fix: .manual, replacement: nil,
+                             reasons: ["the declaration of \(rule.component): delete it once nothing uses it"], qualified: true)
+        case .reference(let node, let qualified):
+            return candidate(span: node.byteRange, fix: .manual, replacement: nil,
+                             reasons: rule.fix == .manual ? [] : ["a reference that is not a call: change it by hand"], qualified: qualified)
+        case .call(let call, let start):
+            return matchCall(call, start: start)
+        }
+    }
+
+    // MARK: - What kind of use
+
+    private func classify(_ identifier: Node) -> Usage? {
+        guard let parent = identifier.parent else { return nil }
+        if identifier.type == "type_identifier" {
+            return classifyType(identifier, parent: parent)
+        }
+        switch parent.type {
+        case "navigation_suffix":
+            // `Qualifier.Component`: a use only when the qualifier is the component's module (or, for the
+            // app's own components, any module-like name).
+            guard let navigation = parent.parent, navigation.type == "navigation_expression",
+                  let target = navigation.child(byField: "target"), target.type == "simple_identifier",
+                  isAcceptedQualifier(target.text) else { return nil }
+            return expressionUsage(navigation, qualified: true)
+        case "call_expression":
+            guard parent.namedChild(at: 0) == identifier else { return nil }
+            return expressionUsage(identifier, qualified: false)
+        case "navigation_expression":
+            guard parent.child(byField: "target") == identifier else { return nil }
+            return expressionUsage(identifier, qualified: false)
+        case "value_argument":
+            guard parent.child(byField: "value") == identifier else { return nil }
+            return .reference(identifier, qualified: false)
+        default:
+            return nil
+        }
+    }
+
+    private func classifyType(_ identifier: Node, parent: Node) -> Usage? {
+        switch parent.type {
+        case "class_declaration", "protocol_declaration", "typealias_declaration":
+            return SwiftDeclarations.declaredName(of: parent) == identifier ? .declaration(identifier) : nil
+        case "user_type":
+            if let owner = parent.parent, SwiftDeclarations.typeDeclarationKinds.contains(owner.type),
+               SwiftDeclarations.declaredName(of: owner) == identifier {
+                return .declaration(identifier)
+            }
+            let names = parent.namedChildren.filter { $0.type == "type_identifier" }
+            guard let index = names.firstIndex(of: identifier) else { return nil }
+            if index == 0 { return .reference(identifier, qualified: false) }
+            guard index == 1, isAcceptedQualifier(names[0].text) else { return nil }
+            return .reference(parent, qualified: true)
+        default:
+            return nil
+        }
+    }
+
+    private func isAcceptedQualifier(_ qualifier: String) -> Bool {
+        if let module = rule.module { return qualifier == module }
+        return qualifier.first?.isUppercase == true
+    }
+
+    /// A name used in an expression: a call of it (`X(...)`, `X.init(...)`), or some other reference.
+    private func expressionUsage(_ use: Node, qualified: Bool) -> Usage {
+        if let parent = use.parent, parent.type == "call_expression", parent.namedChild(at: 0) == use, let call = SwiftCall(parent) {
+            return .call(call, start: use)
+        }
+        if let modifier = SwiftSyntax.modifier(appliedTo: use), modifier.name == "init" {
+            return .call(modifier.call, start: use)
+        }
+        return .reference(use, qualified: qualified)
+    }
+
+    // MARK: - Calls
+
+    private func matchCall(_ call: SwiftCall, start: Node) -> Candidate? {
+        var fix = rule.fix
+        var reasons: [String] = []
+        func lower(to level: FixClass, _ reason: String) {
+            fix = max(fix, level)
+            if !reasons.contains(reason) { reasons.append(reason) }
+        }
+
+        let chain = absorbedChain(of: call)
+        let style = rule.style.flatMap { effectiveStyle(around: call.node, check: $0) }
+        let customStyle = style.flatMap { $0.isSpinner ? nil : $0.text }
+
+        if isDeterminate(call) {
+            // Real progress is not a spinner, unless a custom style spins it: then it is a custom indicator.
+            guard let customStyle else { return nil }
+            return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
+                             reasons: ["determinate progress drawn by the custom style \(customStyle): a custom indicator to redesign by hand"],
+                             qualified: start.type != "simple_identifier")
+        }
+        if let customStyle {
+            return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
+                             reasons: ["styled with \(customStyle), so it is not a plain spinner: migrate by hand"],
+                             qualified: start.type != "simple_identifier")
+        }
+
+        var consumed = Set<Int>()
+        var values: [ReplacementTemplate.Placeholder: String] = [:]
+        var closuresConsumed = false
+
+        if let labelSource = rule.label {
+            let label = readLabel(call, source: labelSource, consumed: &consumed, closuresConsumed: &closuresConsumed, lower: lower)
+            values[.label] = label ?? labelSource.defaultLabel
+        }
+        if let sizeSource = rule.size, let sizes {
+            var size = sizeSource.defaultSize
+            if let name = sizeSource.argument, let index = call.arguments.firstIndex(where: { $0.label == name }) {
+                consumed.insert(index)
+                if let points = SwiftSyntax.numericValue(of: call.arguments[index].value), let nearest = sizes.nearest(to: points) {
+                    size = nearest
+                } else {
+                    lower(to: .unsafe, "the size \(call.arguments[index].value.text) is not a number: .\(size) assumed")
+                }
+            }
+            if sizeSource.modifiers, let fromModifiers = chain.size { size = fromModifiers }
+            values[.size] = size
+        }
+        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) {
+            if let label = argument.label, rule.droppableArguments.contains(label) { continue }
+            lower(to: .unsafe, "drops the argument \(argument.label.map { "\($0): " } ?? "")\(argument.value.text)")
+        }
+        if !closuresConsumed, !call.trailingClosures.isEmpty {
+            lower(to: .unsafe, "drops the trailing closure")
+        }
+
+        var replacement: String?
+        if fix != .manual, let template = rule.replacement {
+            replacement = template.render(values)
+            if replacement == nil { lower(to: .manual, "no value for the replacement's placeholders") }
+        }
+        return candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
+                         qualified: start.type != "simple_identifier")
+    }
+
+    private func isDeterminate(_ call: SwiftCall) -> Bool {
+        guard let determinate = rule.determinate else { return false }
+        if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return true }
+        guard determinate.progressLikeArgument, call.arguments.count == 1, call.trailingClosures.isEmpty,
+              call.arguments[0].label == nil else { return false }
+        return Self.readsLikeProgress(call.arguments[0].value)
+    }
+
+    /// `task.progress`, `uploadProgress`, `Progress(totalUnitCount: 5)`: a `Progress` object, not a label.
+    static func readsLikeProgress(_ value: Node) -> Bool {
+        if value.type == "call_expression" { return SwiftCall(value)?.calleeName == "Progress" }
+        guard let name = SwiftSyntax.lastName(of: value) else { return false }
+        let lower = name.lowercased()
+        let labelSuffixes = ["label", "title", "text", "message", "string", "caption"]
+        return lower.contains("progress") && !labelSuffixes.contains(where: lower.hasSuffix)
+    }
+
+    // MARK: - Labels
+
+    private func readLabel(
+        _ call: SwiftCall, source: LabelSource, consumed: inout Set<Int>, closuresConsumed: inout Bool,
+        lower: (FixClass, String) -> Void
+    ) -> String? {
+        for name in source.arguments {
+            let index = name == "_"
+                ? call.arguments.firstIndex(where: { $0.label == nil })
+                : call.arguments.firstIndex(where: { $0.label == name })
+            guard let index else { continue }
+            consumed.insert(index)
+            let value = call.arguments[index].value
+            if value.type == "lambda_literal" {
+                return labelFromClosure(value, lower: lower)
+            }
+            return labelFromExpression(value, unlabelled: name == "_", lower: lower)
+        }
+        if source.closures, call.trailingClosures.count == 1 {
+            closuresConsumed = true
+            return labelFromClosure(call.trailingClosures[0], lower: lower)
+        }
+        return nil
+    }
+
+    private func labelFromExpression(_ value: Node, unlabelled: Bool, lower: (FixClass, String) -> Void) -> String {
+        if SwiftSyntax.isPlainStringLiteral(value) { return value.text }
+        if SwiftSyntax.isStringLiteral(value) {
+            lower(.unsafe, "the label \(value.text) is not one plain string literal")
+        } else if unlabelled, rule.determinate?.progressLikeArgument == true, !Self.readsLikeLocalizedText(value) {
+            lower(.unsafe, "cannot tell whether \(value.text) is a label or a Progress: check it is text")
+        } else {
+            lower(.unsafe, "the label \(value.text) is not one plain string literal")
+        }
+        return value.text
+    }
+
+    /// `NSLocalizedString(...)`, `String(localized:)`, `L10n.loading`, `LocalizedStringKey(...)`: text.
+    static func readsLikeLocalizedText(_ value: Node) -> Bool {
+        if let call = SwiftCall(value), let callee = call.calleeName {
+            return ["NSLocalizedString", "LocalizedStringKey", "LocalizedStringResource"].contains(callee)
+                || (callee == "String" && call.argument(labelled: "localized") != nil)
+        }
+        let text = value.text
+        return text.hasPrefix("L10n.") || text.hasPrefix("Strings.") || text.hasPrefix("R.string.")
+    }
+
+    private func labelFromClosure(_ closure: Node, lower: (FixClass, String) -> Void) -> String? {
+        guard let expression = SwiftSyntax.singleExpression(of: closure), let text = SwiftCall(expression),
+              text.calleeName == "Text", text.arguments.count == 1, text.arguments[0].label == nil, text.trailingClosures.isEmpty else {
+            lower(.unsafe, "the label view is not one Text: it is dropped")
+            return nil
+        }
+        let value = text.arguments[0].value
+        if SwiftSyntax.isPlainStringLiteral(value) { return value.text }
+        lower(.unsafe, "the label \(value.text) is not one plain string literal")
+        return value.text
+    }
+
+    // MARK: - Modifiers
+
+    private struct Chain {
+        var end: Int
+        var size: String?
+    }
+
+    /// The size and style modifiers directly after the call that its replacement takes over. Stops at
+    /// the first other modifier, comment or `#if`: what follows stays as it is.
+    private func absorbedChain(of call: SwiftCall) -> Chain {
+        var chain = Chain(end: call.node.endByte, size: nil)
+        var current = call.node
+        while let modifier = SwiftSyntax.modifier(appliedTo: current), !modifier.hasInterveningTrivia,
+              rule.absorbModifiers.contains(modifier.name) {
+            let arguments = modifier.call.arguments
+            switch modifier.name {
+            case "scaleEffect":
+                guard arguments.count == 1, arguments[0].label == nil, modifier.call.trailingClosures.isEmpty,
+                      let scale = SwiftSyntax.numericValue(of: arguments[0].value), let sizes else { return chain }
+                chain.size = scale < 1 ? sizes.scaleBelowOne : sizes.scaleOtherwise
+            case "controlSize":
+                guard arguments.count == 1, arguments[0].label == nil, arguments[0].value.type == "prefix_expression",
+                      let name = SwiftSyntax.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
+                chain.size = size
+            case rule.style?.modifier:
+                guard let style = rule.style, arguments.count == 1,
+                      let name = SwiftSyntax.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
+            default:
+                break
+            }
+            chain.end = modifier.call.node.endByte
+            current = modifier.call.node
+        }
+        return chain
+    }
+
+    private struct AppliedStyle {
+        let text: String
+        let isSpinner: Bool
+    }
+
+    /// The innermost style modifier that applies to the call: on the call itself, or on a container
+    /// around it (SwiftUI passes styles down the view tree).
+    private func effectiveStyle(around node: Node, check: StyleCheck) -> AppliedStyle? {
+        var child = node
+        for ancestor in node.ancestors {
+            // A style set where the view is used elsewhere cannot be seen from here: stop at the declaration.
+            if Self.styleBoundaries.contains(ancestor.type) { return nil }
+            if ancestor.type == "navigation_expression", ancestor.child(byField: "target") == child,
+               let modifier = SwiftSyntax.modifier(appliedTo: child), modifier.name == check.modifier {
+                guard let argument = modifier.call.arguments.first?.value else { return nil }
+                let name = SwiftSyntax.valueName(of: argument) ?? argument.text
+                return AppliedStyle(text: argument.text, isSpinner: check.spinnerStyles.contains(name))
+            }
+            child = ancestor
+        }
+        return nil
+    }
+
+    private static let styleBoundaries: Set<String> = [
+        "function_declaration", "class_declaration", "protocol_declaration", "property_declaration", "source_file",
+    ]
+
+    // MARK: - Building the candidate
+
+    private func candidate(span: Range<Int>, fix: FixClass, replacement: String?, reasons: [String], qualified: Bool) -> Candidate {
+        let start = source.position(ofByte: span.lowerBound)
+        let end = source.position(ofByte: span.upperBound)
+        let finding = Finding(
+            ruleId: rule.id,
+            severity: rule.severity,
+            file: file,
+            start: SourcePoint(line: start.line, column: start.column, byteOffset: span.lowerBound),
+            end: SourcePoint(line: end.line, column: end.column, byteOffset: span.upperBound),
+            symbol: rule.component,
+            message: Candidate.message(rule.message, reasons: reasons),
+            replacement: fix == .manual ? nil : replacement,
+            fix: fix
+        )
+        let check = rule.module.flatMap { module -> Candidate.ModuleCheck? in
+            qualified ? nil : Candidate.ModuleCheck(module: module, fileImportsModule: facts.imports.contains(module))
+        }
+        return Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
+    }
+}

@@ -1,0 +1,171 @@
+import AuditModel
+import Foundation
+
+/// A Swift file to scan: where it is, and the path reports show for it.
+public struct SourceFileReference: Hashable, Sendable {
+    public let absolutePath: String
+    public let displayPath: String
+}
+
+/// A path given on the command line that cannot be scanned at all: the run stops (exit 2).
+public struct InputPathError: Error, Equatable, CustomStringConvertible {
+    public let path: String
+    public let problem: String
+
+    public var description: String { "\(path): \(problem)" }
+}
+
+/// Finds the Swift files under the given paths. Skips build products and dependency folders, honours
+/// `.gitignore` inside a git work tree, follows symbolic links but never loops.
+public struct SourceDiscovery {
+    /// Folders that hold build products or other people's code, never the app's own sources.
+    public static let skippedFolderNames: Set<String> = [".git", "Pods", "Carthage", "DerivedData", ".swiftpm", "SourcePackages"]
+
+    public static func isSkippedFolder(_ name: String) -> Bool {
+        skippedFolderNames.contains(name) || name.hasPrefix(".build")
+    }
+
+    public let currentDirectory: String
+    public let honourGitignore: Bool
+
+    public init(currentDirectory: String = FileManager.default.currentDirectoryPath, honourGitignore: Bool = true) {
+        self.currentDirectory = currentDirectory
+        self.honourGitignore = honourGitignore
+    }
+
+    public struct Result {
+        public var files: [SourceFileReference] = []
+        public var problems: [FileProblem] = []
+    }
+
+    public func discover(_ paths: [String]) throws -> Result {
+        let inputs = paths.isEmpty ? ["."] : paths
+        var resolved: [(given: String, absolute: String, isDirectory: Bool)] = []
+        for path in inputs {
+            let absolute = absolutePath(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+                throw InputPathError(path: path, problem: lstatExists(absolute) ? "broken symbolic link (or a link loop)" : "no such file or directory")
+            }
+            guard FileManager.default.isReadableFile(atPath: absolute) else {
+                throw InputPathError(path: path, problem: "permission denied")
+            }
+            resolved.append((path, absolute, isDirectory.boolValue))
+        }
+        // One folder: paths relative to it. Otherwise: relative to the current directory.
+        let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
+        var result = Result()
+        var seen = Set<String>()
+        for input in resolved {
+            if input.isDirectory {
+                let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
+                walk(directory: input.absolute, relative: "", ancestors: [realPath(input.absolute)], ignored: ignored,
+                     base: base, seen: &seen, into: &result)
+            } else {
+                // A file named explicitly is scanned whatever its name or ignore status.
+                let key = realPath(input.absolute)
+                if seen.insert(key).inserted {
+                    result.files.append(SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base)))
+                }
+            }
+        }
+        result.files.sort { $0.displayPath.utf8.lexicographicallyPrecedes($1.displayPath.utf8) }
+        return result
+    }
+
+    private func walk(
+        directory: String, relative: String, ancestors: [String], ignored: Set<String>, base: String,
+        seen: inout Set<String>, into result: inout Result
+    ) {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            result.problems.append(FileProblem(file: display(directory, base: base), kind: .unreadable, detail: "cannot read the folder (permission denied?)"))
+            return
+        }
+        for name in entries {
+            let path = directory + "/" + name
+            let relativePath = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+            let isLink = (info.st_mode & S_IFMT) == S_IFLNK
+            var target = path
+            if isLink {
+                var targetInfo = stat()
+                if stat(path, &targetInfo) != 0 {
+                    if errno == ELOOP {
+                        result.problems.append(FileProblem(file: display(path, base: base), kind: .symlinkLoop, detail: "symbolic link loop: skipped"))
+                    } else if name.hasSuffix(".swift") {
+                        result.problems.append(FileProblem(file: display(path, base: base), kind: .unreadable, detail: "broken symbolic link: skipped"))
+                    }
+                    continue
+                }
+                isDirectory = (targetInfo.st_mode & S_IFMT) == S_IFDIR
+                target = realPath(path)
+            }
+            if isDirectory {
+                if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
+                let real = isLink ? target : realPath(path)
+                if ancestors.contains(real) {
+                    result.problems.append(FileProblem(file: display(path, base: base), kind: .symlinkLoop,
+                                                       detail: "symbolic link loop (points back to \(display(real, base: base))): skipped"))
+                    continue
+                }
+                walk(directory: path, relative: relativePath, ancestors: ancestors + [real], ignored: ignored, base: base, seen: &seen, into: &result)
+            } else if name.hasSuffix(".swift"), !ignored.contains(relativePath) {
+                guard seen.insert(realPath(path)).inserted else { continue }
+                result.files.append(SourceFileReference(absolutePath: path, displayPath: display(path, base: base)))
+            }
+        }
+    }
+
+    func absolutePath(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        return URL(fileURLWithPath: joined).standardizedFileURL.path
+    }
+
+    private func display(_ absolute: String, base: String) -> String {
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        if absolute.hasPrefix(prefix) { return String(absolute.dropFirst(prefix.count)) }
+        if absolute == base { return "." }
+        return absolute
+    }
+
+    private func lstatExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    private func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// What git ignores below a folder, when the folder is inside a git work tree and git is installed.
+enum GitIgnored {
+    /// Paths relative to `folder`; ignored folders end with `/`.
+    static func paths(in folder: String) -> Set<String> {
+        guard let output = run(["-C", folder, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]) else { return [] }
+        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    private static func run(_ arguments: [String]) -> [UInt8]? {
+        let candidates = ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"]
+        guard let git = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: git)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // Outside a work tree git exits non-zero: nothing is ignored then.
+        return process.terminationStatus == 0 ? Array(data) : nil
+    }
+}

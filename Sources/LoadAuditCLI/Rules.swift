@@ -1,0 +1,81 @@
+import ArgumentParser
+import AuditRules
+import Foundation
+import TreeSitter
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the rules: id, severity, fix class, component and replacement.",
+        discussion: """
+        Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
+        to check a rules file you are writing. The format is documented in rules/README.md.
+
+        EXAMPLES
+          loadaudit rules
+          loadaudit rules --rules design-system.yml
+        """
+    )
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func run() throws {
+        let ruleSet = try ruleOptions.loadRuleSet()
+        let terminal = CurrentTerminal.terminal
+        let idWidth = ruleSet.rules.map(\.id.count).max() ?? 0
+        for rule in ruleSet.rules {
+            let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
+            let replacement = rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)"
+            terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(rule.component) \(replacement)\n")
+        }
+        if !ruleSet.newComponents.isEmpty {
+            terminal.write("\nnever reported (new): \(ruleSet.newComponents.sorted().joined(separator: ", "))\n")
+        }
+        if !ruleSet.kept.isEmpty {
+            terminal.write("never reported (kept): \(ruleSet.kept.keys.sorted().joined(separator: ", "))\n")
+        }
+    }
+}
+
+struct Syntax: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the syntax tree of a Swift file, as the rules see it.",
+        discussion: """
+        One node per line, indented, with its field name, kind, position (line:column) and, for leaves,
+        the text. Useful when a rule does not match what you expect.
+
+        EXAMPLE
+          loadaudit syntax Features/Games/GamesHistoryView.swift
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The Swift file.", valueName: "file"))
+    var file: String
+
+    func run() throws {
+        let terminal = CurrentTerminal.terminal
+        let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
+        let source: SourceText
+        switch SourceReader.read(path, maximumSize: AuditScan.Scanner.maximumFileSize) {
+        case .success(let text): source = text
+        case .failure(let failure):
+            throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")
+        }
+        let tree = try Parser().parse(source)
+        var output = ""
+        func show(_ node: Node, depth: Int, field: String?) {
+            output += String(repeating: "  ", count: depth)
+            if let field { output += "\(field): " }
+            output += node.isNamed ? node.type : "\"\(node.type)\""
+            output += " \(node.startPosition)"
+            if node.childCount == 0, node.isNamed { output += " \(node.text.debugDescription)" }
+            output += "\n"
+            for index in 0..<node.childCount {
+                if let child = node.child(at: index) { show(child, depth: depth + 1, field: node.fieldName(ofChildAt: index)) }
+            }
+        }
+        show(tree.rootNode, depth: 0, field: nil)
+        terminal.write(output)
+    }
+}
+
+import AuditScan

@@ -1,0 +1,142 @@
+import TreeSitter
+
+/// One argument of a call: `label: value`, or an unlabelled `value`.
+public struct CallArgument {
+    public let label: String?
+    public let value: Node
+    /// The whole `label: value` node.
+    public let node: Node
+}
+
+/// A call expression of the Swift grammar, taken apart: `callee(arguments) { trailing closures }`.
+public struct SwiftCall {
+    public let node: Node
+    public let callee: Node
+    public let arguments: [CallArgument]
+    public let trailingClosures: [Node]
+
+    /// nil when `node` is not a `call_expression`.
+    public init?(_ node: Node) {
+        guard node.type == "call_expression", let callee = node.namedChild(at: 0),
+              let suffix = node.namedChildren.first(where: { $0.type == "call_suffix" }) else { return nil }
+        self.node = node
+        self.callee = callee
+        var arguments: [CallArgument] = []
+        var closures: [Node] = []
+        for part in suffix.namedChildren {
+            switch part.type {
+            case "value_arguments":
+                for argument in part.namedChildren where argument.type == "value_argument" {
+                    let label = argument.child(byField: "name").map { $0.text.trimmingCharacters(in: .whitespaces) }
+                    guard let value = argument.child(byField: "value") ?? argument.namedChildren.last else { continue }
+                    arguments.append(CallArgument(label: label, value: value, node: argument))
+                }
+            case "lambda_literal":
+                closures.append(part)
+            case "annotated_lambda":
+                if let lambda = part.namedChildren.first(where: { $0.type == "lambda_literal" }) { closures.append(lambda) }
+            default:
+                break
+            }
+        }
+        self.arguments = arguments
+        trailingClosures = closures
+    }
+
+    public func argument(labelled label: String) -> CallArgument? {
+        arguments.first { $0.label == label }
+    }
+
+    public var unlabelledArguments: [CallArgument] { arguments.filter { $0.label == nil } }
+
+    /// The called name: `Text` for `Text(...)` and for `SwiftUI.Text(...)`.
+    public var calleeName: String? { SwiftSyntax.lastName(of: callee) }
+}
+
+/// A modifier applied to an expression: `base.name(arguments)`, possibly on the next line.
+public struct SwiftModifier {
+    public let name: String
+    public let call: SwiftCall
+    /// The navigation node `base.name`, whose target is the modified expression.
+    public let navigation: Node
+    /// A comment or directive sits between the base and the `.name`.
+    public let hasInterveningTrivia: Bool
+}
+
+public enum SwiftSyntax {
+    /// The modifier applied directly to `expression`, if `expression` is the receiver of `.name(...)`.
+    public static func modifier(appliedTo expression: Node) -> SwiftModifier? {
+        guard let navigation = expression.parent, navigation.type == "navigation_expression",
+              navigation.child(byField: "target") == expression,
+              let outer = navigation.parent, outer.type == "call_expression", outer.namedChild(at: 0) == navigation,
+              let call = SwiftCall(outer),
+              let suffix = navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }),
+              let name = suffix.child(byField: "suffix"), name.type == "simple_identifier" else { return nil }
+        let trivia = navigation.namedChildren.contains { $0.type == "comment" || $0.type == "multiline_comment" || $0.type == "directive" }
+        return SwiftModifier(name: name.text, call: call, navigation: navigation, hasInterveningTrivia: trivia)
+    }
+
+    /// The last simple name of a reference: `c` for `a.b.c`, `Text` for `Text`, nil for other shapes.
+    public static func lastName(of node: Node) -> String? {
+        switch node.type {
+        case "simple_identifier", "type_identifier":
+            return node.text
+        case "navigation_expression":
+            guard let suffix = node.child(byField: "suffix") else { return nil }
+            return suffix.child(byField: "suffix").flatMap(lastName(of:))
+        case "user_type":
+            return node.namedChildren.last(where: { $0.type == "type_identifier" })?.text
+        default:
+            return nil
+        }
+    }
+
+    /// The name of an implicit member (`.circular`), a call's callee (`CircularProgressViewStyle()`),
+    /// or a reference (`style`, `Styles.ring`): what a style or size argument is called.
+    public static func valueName(of node: Node) -> String? {
+        switch node.type {
+        case "prefix_expression":
+            guard node.child(byField: "operation")?.text == ".", let target = node.child(byField: "target") else { return nil }
+            return target.text
+        case "call_expression":
+            return SwiftCall(node)?.calleeName
+        default:
+            return lastName(of: node)
+        }
+    }
+
+    public static let stringLiteralTypes: Set<String> = ["line_string_literal", "multi_line_string_literal", "raw_string_literal"]
+
+    public static func isStringLiteral(_ node: Node) -> Bool {
+        stringLiteralTypes.contains(node.type)
+    }
+
+    /// A one-line string literal with no interpolation: its text can move anywhere unchanged.
+    public static func isPlainStringLiteral(_ node: Node) -> Bool {
+        guard node.type == "line_string_literal" else { return false }
+        return !node.namedChildren.contains { $0.type == "interpolated_expression" }
+    }
+
+    /// The value of an integer or real literal, with an optional leading minus.
+    public static func numericValue(of node: Node) -> Double? {
+        switch node.type {
+        case "integer_literal", "real_literal":
+            return Double(node.text.replacingOccurrences(of: "_", with: ""))
+        case "prefix_expression":
+            guard node.child(byField: "operation")?.text == "-", let target = node.child(byField: "target"),
+                  let value = numericValue(of: target) else { return nil }
+            return -value
+        default:
+            return nil
+        }
+    }
+
+    /// The single expression a closure body consists of, if it has exactly one statement.
+    public static func singleExpression(of lambda: Node) -> Node? {
+        guard let statements = lambda.namedChildren.first(where: { $0.type == "statements" }) else { return nil }
+        let parts = statements.namedChildren.filter { $0.type != "comment" && $0.type != "multiline_comment" }
+        return parts.count == 1 ? parts[0] : nil
+    }
+}
+
+import Foundation

@@ -1,0 +1,81 @@
+import TreeSitter
+
+/// A syntax error in a file: where it is, and whether it is a real error or a known gap of the grammar.
+public struct SyntaxErrorSite {
+    public let node: Node
+    public let position: TextPosition
+}
+
+/// File-level facts the rules need: imports, declared types, syntax errors.
+public struct SwiftFileFacts {
+    /// Imported modules, e.g. `SwiftUI` (also for `import struct SwiftUI.Text` and `@testable import`).
+    public private(set) var imports: Set<String> = []
+    /// Modules imported with `@_exported`, which every file of the module then sees.
+    public private(set) var exportedImports: Set<String> = []
+    /// Type names declared at the top level of the file.
+    public private(set) var topLevelTypes: Set<String> = []
+    public private(set) var syntaxErrors: [SyntaxErrorSite] = []
+
+    public init(tree: Tree) {
+        let root = tree.rootNode
+        for child in root.namedChildren {
+            switch child.type {
+            case "import_declaration":
+                guard let module = child.namedChildren.first(where: { $0.type == "identifier" })?
+                    .namedChildren.first(where: { $0.type == "simple_identifier" })?.text else { continue }
+                imports.insert(module)
+                if child.text.contains("@_exported") { exportedImports.insert(module) }
+            case "class_declaration", "protocol_declaration", "typealias_declaration":
+                if let name = SwiftDeclarations.declaredName(of: child), !SwiftDeclarations.isExtension(child) {
+                    topLevelTypes.insert(name.text)
+                }
+            default:
+                break
+            }
+        }
+        if root.hasError {
+            root.walk { node in
+                if node.isError || node.isMissing {
+                    if !Self.isGrammarGap(node) {
+                        syntaxErrors.append(SyntaxErrorSite(node: node, position: node.startPosition))
+                    }
+                    return false
+                }
+                return node.hasError
+            }
+        }
+    }
+
+    /// The grammar does not know freestanding macros such as `#Preview { ... }`: it wraps the bare
+    /// `#Preview` in an ERROR node and parses the rest normally. That is not a mistake in the file.
+    static func isGrammarGap(_ node: Node) -> Bool {
+        guard node.isError, !node.isMissing else { return false }
+        let text = node.text
+        return text.range(of: #"^#[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil
+    }
+}
+
+public enum SwiftDeclarations {
+    public static let typeDeclarationKinds: Set<String> = ["class_declaration", "protocol_declaration"]
+
+    /// The name node of a type declaration (`struct X`, `class X`, `enum X`, `extension X`, `protocol X`).
+    public static func declaredName(of declaration: Node) -> Node? {
+        guard typeDeclarationKinds.contains(declaration.type) || declaration.type == "typealias_declaration" else { return nil }
+        // The grammar's field names are unreliable here (`name:` can label the keyword): take the first
+        // type name among the children; for `extension X` it is wrapped in a user_type.
+        guard let name = declaration.namedChildren.first(where: { $0.type == "type_identifier" || $0.type == "user_type" }) else { return nil }
+        if name.type == "user_type" { return name.namedChildren.last(where: { $0.type == "type_identifier" }) }
+        return name
+    }
+
+    public static func isExtension(_ declaration: Node) -> Bool {
+        declaration.children.contains { !$0.isNamed && $0.type == "extension" }
+    }
+
+    /// The names of the type declarations that enclose `node`, innermost first.
+    public static func enclosingTypeNames(of node: Node) -> [String] {
+        node.ancestors.compactMap { ancestor in
+            typeDeclarationKinds.contains(ancestor.type) ? declaredName(of: ancestor)?.text : nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import CTreeSitter
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A node of a syntax tree. A value: it holds its tree, so it stays valid as long as it is used.
+public struct Node {
+    let raw: TSNode
+    public let tree: Tree
+
+    init(raw: TSNode, tree: Tree) {
+        self.raw = raw
+        self.tree = tree
+    }
+
+    /// nil for the C library's null node, so absence is visible in the type.
+    init?(nullable raw: TSNode, tree: Tree) {
+        if ts_node_is_null(raw) { return nil }
+        self.init(raw: raw, tree: tree)
+    }
+
+    public var type: String { String(cString: ts_node_type(raw)) }
+    public var isNamed: Bool { ts_node_is_named(raw) }
+    public var isMissing: Bool { ts_node_is_missing(raw) }
+    public var isError: Bool { type == "ERROR" }
+    public var hasError: Bool { ts_node_has_error(raw) }
+
+    public var startByte: Int { Int(ts_node_start_byte(raw)) }
+    public var endByte: Int { Int(ts_node_end_byte(raw)) }
+    public var byteRange: Range<Int> { startByte..<endByte }
+
+    public var startPosition: TextPosition { tree.source.position(ofByte: startByte) }
+    public var endPosition: TextPosition { tree.source.position(ofByte: endByte) }
+
+    /// The source text the node covers.
+    public var text: String { tree.source.text(byteRange) }
+
+    public var parent: Node? { Node(nullable: ts_node_parent(raw), tree: tree) }
+    public var childCount: Int { Int(ts_node_child_count(raw)) }
+    public var namedChildCount: Int { Int(ts_node_named_child_count(raw)) }
+
+    public func child(at index: Int) -> Node? {
+        guard index >= 0, index < childCount else { return nil }
+        return Node(nullable: ts_node_child(raw, UInt32(index)), tree: tree)
+    }
+
+    public func namedChild(at index: Int) -> Node? {
+        guard index >= 0, index < namedChildCount else { return nil }
+        return Node(nullable: ts_node_named_child(raw, UInt32(index)), tree: tree)
+    }
+
+    public var children: [Node] { (0..<childCount).compactMap { child(at: $0) } }
+    public var namedChildren: [Node] { (0..<namedChildCount).compactMap { namedChild(at: $0) } }
+
+    public func child(byField name: String) -> Node? {
+        let utf8 = Array(name.utf8)
+        return utf8.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                Node(nullable: ts_node_child_by_field_name(raw, chars.baseAddress, UInt32(chars.count)), tree: tree)
+            }
+        }
+    }
+
+    /// The field name under which the child at `index` hangs from this node, if any.
+    public func fieldName(ofChildAt index: Int) -> String? {
+        guard index >= 0, index < childCount, let name = ts_node_field_name_for_child(raw, UInt32(index)) else { return nil }
+        return String(cString: name)
+    }
+
+    public var nextSibling: Node? { Node(nullable: ts_node_next_sibling(raw), tree: tree) }
+    public var previousSibling: Node? { Node(nullable: ts_node_prev_sibling(raw), tree: tree) }
+    public var nextNamedSibling: Node? { Node(nullable: ts_node_next_named_sibling(raw), tree: tree) }
+    public var previousNamedSibling: Node? { Node(nullable: ts_node_prev_named_sibling(raw), tree: tree) }
+
+    /// Ancestors from the parent up to the root.
+    public var ancestors: AnySequence<Node> {
+        AnySequence(sequence(first: self, next: { $0.parent }).dropFirst())
+    }
+
+    /// The tree's S-expression for this node, as the C library prints it (for tests and debugging).
+    public var sExpression: String {
+        guard let string = ts_node_string(raw) else { return "" }
+        defer { free(string) }
+        return String(cString: string)
+    }
+
+    /// Visits this node and every descendant in source order. The visitor returns false to skip a subtree.
+    /// Iterative, with a tree cursor, so deeply nested input cannot overflow the stack.
+    public func walk(_ visit: (Node) -> Bool) {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        var depth = 0
+        var descend = visit(self)
+        while true {
+            if descend, ts_tree_cursor_goto_first_child(&cursor) {
+                depth += 1
+            } else {
+                while depth > 0, !ts_tree_cursor_goto_next_sibling(&cursor) {
+                    _ = ts_tree_cursor_goto_parent(&cursor)
+                    depth -= 1
+                }
+                if depth == 0 { return }
+            }
+            descend = visit(Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree))
+        }
+    }
+}
+
+extension Node: Equatable {
+    public static func == (lhs: Node, rhs: Node) -> Bool {
+        lhs.tree === rhs.tree && ts_node_eq(lhs.raw, rhs.raw)
+    }
+}
+
+extension Node: CustomStringConvertible {
+    public var description: String { "\(type)@\(startPosition)-\(endPosition)" }
+}

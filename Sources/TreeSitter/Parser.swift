@@ -1,0 +1,83 @@
+import CTreeSitter
+
+public enum TreeSitterError: Error, Equatable, CustomStringConvertible {
+    /// The grammar was generated for a language ABI this runtime cannot load.
+    case incompatibleLanguage(abi: Int)
+    /// The runtime returned no tree (it was cancelled or has no language).
+    case parseFailed
+
+    public var description: String {
+        switch self {
+        case .incompatibleLanguage(let abi):
+            return "the Swift grammar has language ABI \(abi), which this tree-sitter runtime cannot load (re-run scripts/bootstrap)"
+        case .parseFailed:
+            return "tree-sitter returned no syntax tree"
+        }
+    }
+}
+
+/// A grammar. Immutable, and shareable across threads.
+public struct Language: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// The Swift grammar linked in by scripts/bootstrap.
+    public static let swift = Language(pointer: tree_sitter_swift())
+
+    public var abiVersion: Int { Int(ts_language_version(pointer)) }
+}
+
+/// Turns UTF-8 source into syntax trees. A parser is not thread-safe: use one per thread.
+public final class Parser {
+    private let pointer: OpaquePointer
+    public let language: Language
+
+    public init(language: Language = .swift) throws {
+        guard let parser = ts_parser_new() else { throw TreeSitterError.parseFailed }
+        guard ts_parser_set_language(parser, language.pointer) else {
+            ts_parser_delete(parser)
+            throw TreeSitterError.incompatibleLanguage(abi: language.abiVersion)
+        }
+        pointer = parser
+        self.language = language
+    }
+
+    deinit {
+        ts_parser_delete(pointer)
+    }
+
+    public func parse(_ source: SourceText) throws -> Tree {
+        let tree = source.bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                ts_parser_parse_string(pointer, nil, chars.baseAddress, UInt32(chars.count))
+            }
+        }
+        guard let tree else {
+            ts_parser_reset(pointer)
+            throw TreeSitterError.parseFailed
+        }
+        return Tree(pointer: tree, source: source)
+    }
+
+    public func parse(_ string: String) throws -> Tree {
+        try parse(SourceText(string))
+    }
+}
+
+/// A syntax tree and the text it was parsed from. Nodes keep their tree alive.
+public final class Tree {
+    let pointer: OpaquePointer
+    public let source: SourceText
+
+    init(pointer: OpaquePointer, source: SourceText) {
+        self.pointer = pointer
+        self.source = source
+    }
+
+    deinit {
+        ts_tree_delete(pointer)
+    }
+
+    public var rootNode: Node {
+        Node(raw: ts_tree_root_node(pointer), tree: self)
+    }
+}

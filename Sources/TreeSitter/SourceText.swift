@@ -1,0 +1,83 @@
+/// The UTF-8 bytes a tree was parsed from, with a line index for turning byte offsets into positions
+/// that people read: 1-based lines, and 1-based columns that count Unicode code points (a tab is one).
+public struct SourceText: Sendable {
+    public let bytes: [UInt8]
+    /// Byte offset where each line starts; line N (1-based) starts at `lineStarts[N - 1]`.
+    public let lineStarts: [Int]
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(offset + 1)
+        }
+        lineStarts = starts
+    }
+
+    public init(_ string: String) {
+        self.init(bytes: Array(string.utf8))
+    }
+
+    public var lineCount: Int { lineStarts.count }
+
+    /// The line and column of a byte offset. Offsets inside a multi-byte character resolve to it.
+    public func position(ofByte offset: Int) -> TextPosition {
+        let clamped = min(max(offset, 0), bytes.count)
+        let lineIndex = lineIndex(containing: clamped)
+        var column = 1
+        var cursor = lineStarts[lineIndex]
+        while cursor < clamped {
+            if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
+            cursor += 1
+        }
+        // A continuation byte at the clamped offset means we stopped mid-character: count it as that character.
+        if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80, column > 1 { column -= 1 }
+        return TextPosition(line: lineIndex + 1, column: column)
+    }
+
+    /// The bytes of a 1-based line without its terminator (`\n` or `\r\n`).
+    public func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
+        guard line >= 1, line <= lineStarts.count else { return [] }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return bytes[start..<max(start, end)]
+    }
+
+    public func lineText(_ line: Int) -> String {
+        String(decoding: lineBytes(line), as: UTF8.self)
+    }
+
+    public func text(_ range: Range<Int>) -> String {
+        let lower = min(max(range.lowerBound, 0), bytes.count)
+        let upper = min(max(range.upperBound, lower), bytes.count)
+        return String(decoding: bytes[lower..<upper], as: UTF8.self)
+    }
+
+    private func lineIndex(containing offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}
+
+/// A 1-based line and a 1-based column counted in Unicode code points.
+public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: TextPosition, rhs: TextPosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
