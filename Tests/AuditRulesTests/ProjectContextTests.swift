@@ -1,0 +1,173 @@
+import AuditModel
+import AuditRules
+import XCTest
+
+/// Decisions that need more than one call site: other files, enclosing declarations, broken code.
+final class ProjectContextTests: XCTestCase {
+    let ownProgressView = """
+    import UIKit
+
+    /// The app's own HUD, older than SwiftUI.
+    final class ProgressView: UIView {
+        override init(frame: CGRect) { super.init(frame: frame) }
+        required init?(coder: NSCoder) { nil }
+    }
+
+    """
+
+    func testAnAppDeclaredProgressViewIsNotSwiftUIsInFilesThatDoNotImportSwiftUI() throws {
+        let uikitScreen = """
+        import UIKit
+
+        final class UploadViewController: UIViewController {
+            private let hud = ProgressView(frame: .zero)
+            private var spinner: ProgressView?
+            override func viewDidLoad() {
+                view.addSubview(ProgressView())
+            }
+        }
+
+        """
+        let findings = try RuleHarness.findings(files: ["Legacy/ProgressView.swift": ownProgressView, "Legacy/Upload.swift": uikitScreen])
+        XCTAssertEqual(findings, [])
+    }
+
+    func testQualifiedSwiftUIProgressViewIsReportedAndUnqualifiedIsUnsafeWhenTheAppHasItsOwn() throws {
+        let swiftUIScreen = """
+        import SwiftUI
+
+        struct SyncView: View {
+            var body: some View {
+                VStack {
+                    SwiftUI.ProgressView()
+                    ProgressView()
+                }
+            }
+        }
+
+        """
+        let findings = try RuleHarness.findings(files: ["Legacy/ProgressView.swift": ownProgressView, "SyncView.swift": swiftUIScreen])
+        XCTAssertEqual(findings.map(\.start.line), [6, 7])
+        XCTAssertEqual(findings.map(\.fix), [.safe, .unsafe])
+        XCTAssertTrue(findings[1].message.contains("declares its own ProgressView in Legacy/ProgressView.swift"), findings[1].message)
+        XCTAssertEqual(findings[1].replacement, "LoadingSpinner(size: .medium)")
+    }
+
+    func testWithoutAnOwnDeclarationAFileWithoutTheImportIsStillReported() throws {
+        // Imports can come through another module (`@_exported import SwiftUI`): without a competing
+        // declaration, the name can only be SwiftUI's.
+        let findings = try RuleHarness.findings(files: ["A.swift": "import Foundation\nlet spinner = ProgressView()\n"])
+        XCTAssertEqual(findings.map(\.ruleId), ["raw-progress-view"])
+    }
+
+    func testAnExportedImportAnywhereCountsAsAnImportEverywhere() throws {
+        let files = [
+            "Legacy/ProgressView.swift": ownProgressView,
+            "Exports.swift": "@_exported import SwiftUI\n",
+            "Screen.swift": "import Foundation\nlet spinner = ProgressView()\n",
+        ]
+        let findings = try RuleHarness.findings(files: files)
+        XCTAssertEqual(findings.map(\.file), ["Screen.swift"])
+        XCTAssertEqual(findings.first?.fix, .unsafe)
+    }
+
+    func testDeclarationsOfDeprecatedComponentsAreReportedAtTheirNameWithNoFix() throws {
+        let source = """
+        import SwiftUI
+
+        struct ThemedSpinner: View {
+            var size: CGFloat = 24
+            var body: some View { Circle().trim(from: 0, to: 0.7) }
+        }
+
+        extension LoadingOverlay {
+            static let standard = LoadingOverlay(message: "Loading")
+        }
+
+        enum LoadingTextGenerator {
+            static func next() -> String { "Reticulating splines..." }
+        }
+
+        """
+        let findings = try RuleHarness.findings(source)
+        XCTAssertEqual(findings.map(\.ruleId), ["themed-spinner", "loading-overlay", "loading-overlay", "loading-text-generator"])
+        XCTAssertEqual(findings.map { "\($0.start.line):\($0.start.column)" }, ["3:8", "8:11", "9:27", "12:6"])
+        XCTAssertEqual(findings.map(\.fix), [.manual, .manual, .safe, .manual])
+        XCTAssertTrue(findings[0].message.contains("declaration"))
+    }
+
+    func testNothingInsideNewOrKeptComponentsIsReported() throws {
+        let source = """
+        import SwiftUI
+
+        struct LoadingSheet: View {
+            let label: String
+            var body: some View { VStack { ProgressView(); Text(label) } }
+        }
+
+        struct PulsingDot: View {
+            var body: some View { ProgressView().scaleEffect(0.5) }
+        }
+
+        extension LoadingSpinner {
+            static var legacy: some View { ThemedSpinner(size: 24) }
+        }
+
+        struct Elsewhere: View {
+            var body: some View { ProgressView() }
+        }
+
+        """
+        let findings = try RuleHarness.findings(source)
+        XCTAssertEqual(findings.map(\.start.line), [17])
+    }
+
+    func testUsagesOutsideABrokenRegionAreReportedAndTheErrorIsCounted() throws {
+        let source = """
+        import SwiftUI
+
+        struct HalfEditedView: View {
+            var body: some View {
+                ThemedSpinner(size: 16)
+            }
+
+            func broken( {
+                let x = [1, 2
+            }
+        }
+
+        """
+        let analysis = try RuleHarness.analysis(source)
+        XCTAssertFalse(analysis.syntaxErrors.isEmpty)
+        XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), ["themed-spinner"])
+        XCTAssertEqual(analysis.candidates.first?.finding.start.line, 5)
+    }
+
+    func testPreviewMacrosAreNotSyntaxErrorsAndTheirContentIsScanned() throws {
+        let source = """
+        import SwiftUI
+
+        #Preview("Dark") {
+            ThemedSpinner(size: 40)
+                .preferredColorScheme(.dark)
+        }
+
+        #Preview {
+            LoadingDots()
+        }
+
+        """
+        let analysis = try RuleHarness.analysis(source)
+        XCTAssertEqual(analysis.syntaxErrors, [])
+        XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), ["themed-spinner", "loading-dots"])
+    }
+
+    func testFindingsAreSortedByFileLineAndColumn() throws {
+        let files = [
+            "b.swift": "import SwiftUI\nlet a = LoadingDots(); let b = ProgressView()\n",
+            "a.swift": "import SwiftUI\n\nlet c = PlaceholderCard()\n",
+        ]
+        let findings = try RuleHarness.findings(files: files)
+        XCTAssertEqual(findings.map { "\($0.file):\($0.start.line):\($0.start.column)" }, ["a.swift:3:9", "b.swift:2:9", "b.swift:2:32"])
+    }
+}

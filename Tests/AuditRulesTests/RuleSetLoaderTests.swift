@@ -1,0 +1,128 @@
+import AuditModel
+@testable import AuditRules
+import XCTest
+
+final class RuleSetLoaderTests: XCTestCase {
+    func testBuiltInRulesCoverTheWholeMigrationTable() {
+        let ruleSet = RuleSet.builtIn()
+        XCTAssertEqual(ruleSet.rules.map(\.id), [
+            "themed-spinner", "themed-spinner-compact", "loading-dots", "placeholder-card", "planning-progress-view",
+            "loading-overlay", "loading-trips-view", "loading-text-generator", "raw-progress-view",
+        ])
+        XCTAssertEqual(ruleSet.rules.map(\.component), [
+            "ThemedSpinner", "ThemedSpinnerCompact", "LoadingDots", "PlaceholderCard", "PlanningProgressView",
+            "LoadingOverlay", "LoadingTripsView", "LoadingTextGenerator", "ProgressView",
+        ])
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: ruleSet.rules.map { ($0.id, $0.fix) }), [
+            "themed-spinner": .safe, "themed-spinner-compact": .safe, "loading-dots": .manual, "placeholder-card": .safe,
+            "planning-progress-view": .safe, "loading-overlay": .safe, "loading-trips-view": .manual,
+            "loading-text-generator": .manual, "raw-progress-view": .safe,
+        ])
+        XCTAssertEqual(ruleSet.newComponents, ["LoadingSpinner", "LoadingPlaceholder", "LoadingSheet"])
+        XCTAssertEqual(Set(ruleSet.kept.keys), ["AnimatedRouteGraphic", "PulsingDot", "RoutePreviewStrip", "StatPill", "EmptyStateView"])
+        XCTAssertEqual(ruleSet.sizes?.points.map(\.points), [16, 24, 40])
+    }
+
+    func testTheEmbeddedRulesAreTheRulesFile() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try String(contentsOf: repository.appendingPathComponent("rules/loading-migration.yml"), encoding: .utf8)
+        XCTAssertEqual(BuiltInRules.loadingMigration + "\n", file, "run scripts/embed-rules after editing rules/loading-migration.yml")
+    }
+
+    func testTemplatesRenderOptionalPartsOnlyWithTheirValues() throws {
+        let template = try ReplacementTemplate("LoadingSpinner(size: .{size}[, label: {label}])")
+        XCTAssertEqual(template.render([.size: "small"]), "LoadingSpinner(size: .small)")
+        XCTAssertEqual(template.render([.size: "large", .label: #""Loading""#]), #"LoadingSpinner(size: .large, label: "Loading")"#)
+        XCTAssertNil(template.render([.label: "x"]))
+        XCTAssertEqual(template.requiredPlaceholders, [.size])
+        XCTAssertEqual(try ReplacementTemplate(#"Array\[Int\]()"#).render([:]), "Array[Int]()")
+    }
+
+    func testTemplateMistakesAreRejected() {
+        for bad in ["Spinner({sise})", "Spinner({size)", "Spinner(size: .{size}[, label: {label})", "Spinner([, plain])", "Spinner(x])", "x}"] {
+            XCTAssertThrowsError(try ReplacementTemplate(bad), bad)
+        }
+    }
+
+    /// Every mistake names the file, the line and what is wrong.
+    func testMalformedRulesFilesGiveLocatedErrors() {
+        let header = "version: 1\nrules:\n"
+        let cases: [(yaml: String, line: Int, fragment: String)] = [
+            (header + "  - id: old-badge\n    component: OldBadge\n    mesage: typo\n", 5, "unknown key 'mesage'"),
+            (header + "  - id: old-badge\n    component: OldBadge\n    message: m\n    severity: fatal\n", 6, "severity is 'fatal'"),
+            (header + "  - id: old-badge\n    component: OldBadge\n    message: m\n    fix: safe\n", 6, "no replacement"),
+            (header + "  - id: Old_Badge\n    component: OldBadge\n    message: m\n", 3, "lower-case"),
+            (header + "  - id: old-badge\n    component: Old Badge\n    message: m\n", 4, "one Swift type name"),
+            (header + "  - id: old-badge\n    component: OldBadge\n", 3, "needs 'message'"),
+            (header + "  - id: old-badge\n    component: OldBadge\n    message: m\n    replacement: 'New({colour})'\n    fix: safe\n", 6, "unknown placeholder"),
+            (header + "  - id: old-badge\n    component: OldBadge\n    message: m\n    replacement: 'New(size: .{size})'\n    fix: safe\n", 6, "no 'size' section"),
+            (header + "  - id: a\n    component: A\n    message: m\n  - id: a\n    component: B\n    message: m\n", 6, "already defined"),
+            ("version: 1\nkeep: [StatPill]\nrules:\n  - id: a\n    component: StatPill\n    message: m\n", 5, "never reported"),
+            ("version: 2\nrules: []\n", 1, "unsupported rules format version"),
+            ("version: 1\nrules:\n  - id: a\n    component: [A, B]\n    message: m\n", 4, "single value"),
+            ("version: 1\nrules:\n  - id: a\n   component: A\n", 4, "YAML syntax"),
+            ("version: 1\nsizes:\n  points: {small: 16}\n  scale-below-one: tiny\nrules: []\n", 4, "not one of the sizes"),
+            ("version: 1\n", 1, "no 'rules' list"),
+        ]
+        for (yaml, line, fragment) in cases {
+            XCTAssertThrowsError(try RuleSetLoader.load(text: yaml, file: "team.yml"), yaml) { error in
+                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.file, "team.yml")
+                XCTAssertEqual(error.line, line, "\(error)")
+                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
+            }
+        }
+    }
+
+    func testATeamCanWriteItsOwnRules() throws {
+        let yaml = """
+        version: 1
+        new-components: [Badge]
+        rules:
+          - id: old-badge
+            component: OldBadge
+            severity: error
+            message: OldBadge is gone; use Badge.
+            replacement: 'Badge(style: .{size})'
+            fix: safe
+            size:
+              argument: size
+              default: regular
+          - id: legacy-toast
+            component: LegacyToast
+            message: Toasts are gone.
+            enabled: false
+        sizes:
+          points: {compact: 10, regular: 20}
+        """
+        let ruleSet = try RuleSetLoader.load(text: yaml, file: "team.yml")
+        XCTAssertEqual(ruleSet.rules.map(\.id), ["old-badge"])
+        let findings = try RuleHarness.findings("let a = OldBadge(size: 11)\nlet b = LegacyToast()\nlet c = Badge()\n", rules: ruleSet)
+        XCTAssertEqual(findings.map(\.replacement), ["Badge(style: .compact)"])
+        XCTAssertEqual(findings.map(\.severity), [.error])
+    }
+
+    func testLoadingSeveralFilesMergesThemAndRejectsDuplicateIds() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("a.yml").path
+        let second = directory.appendingPathComponent("b.yml").path
+        try "version: 1\nrules:\n  - id: a\n    component: A\n    message: m\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "version: 1\nrules:\n  - id: b\n    component: B\n    message: m\n".write(toFile: second, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try RuleSet.load(files: [first, second]).rules.map(\.id), ["a", "b"])
+        XCTAssertThrowsError(try RuleSet.load(files: [first, first])) { error in
+            XCTAssertTrue("\(error)".contains("already defined"), "\(error)")
+        }
+        XCTAssertThrowsError(try RuleSet.load(files: [directory.appendingPathComponent("missing.yml").path])) { error in
+            XCTAssertTrue("\(error)".contains("missing.yml: cannot read the rules file"), "\(error)")
+        }
+    }
+
+    func testSelectingUnknownRuleIdsFails() {
+        XCTAssertThrowsError(try RuleSet.builtIn().selecting(["raw-progress-veiw"])) { error in
+            XCTAssertTrue("\(error)".contains("unknown rule id 'raw-progress-veiw'"))
+        }
+        XCTAssertEqual(try RuleSet.builtIn().selecting(["loading-dots"]).rules.map(\.id), ["loading-dots"])
+    }
+}

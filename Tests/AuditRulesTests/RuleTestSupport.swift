@@ -1,0 +1,67 @@
+import AuditModel
+import AuditRules
+import TreeSitter
+import XCTest
+
+/// Runs rules over in-memory files, the way the scanner does, without touching the disk.
+enum RuleHarness {
+    static let builtIn = RuleSet.builtIn()
+
+    static func findings(files: [String: String], rules: RuleSet = builtIn) throws -> [Finding] {
+        let engine = RuleEngine(ruleSet: rules)
+        let parser = try Parser()
+        let analyses = try files.keys.sorted().map { name in
+            engine.analyze(tree: try parser.parse(files[name]!), file: name)
+        }
+        return RuleEngine.resolve(analyses)
+    }
+
+    static func findings(_ source: String, rules: RuleSet = builtIn) throws -> [Finding] {
+        try findings(files: ["View.swift": source], rules: rules)
+    }
+
+    static func analysis(_ source: String, rules: RuleSet = builtIn) throws -> FileAnalysis {
+        RuleEngine(ruleSet: rules).analyze(tree: try Parser().parse(source), file: "View.swift")
+    }
+
+    /// A SwiftUI view whose body holds `code`, so examples read like real view code.
+    static func inView(_ code: String) -> String {
+        """
+        import SwiftUI
+
+        struct ExampleView: View {
+            @State private var isLoading = true
+            var body: some View {
+                VStack {
+                    \(code.replacingOccurrences(of: "\n", with: "\n            "))
+                }
+            }
+        }
+
+        """
+    }
+}
+
+/// Code with a `↓` where the finding must start, as in SwiftLint's rule examples.
+struct MarkedSource {
+    let text: String
+    let line: Int
+    let column: Int
+
+    init(_ marked: String) {
+        let marker: Character = "↓"
+        guard let index = marked.firstIndex(of: marker) else {
+            text = marked
+            line = 0
+            column = 0
+            return
+        }
+        let before = marked[..<index]
+        line = before.filter { $0 == "\n" }.count + 1
+        let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
+        column = before[lineStart...].unicodeScalars.count + 1
+        var stripped = marked
+        stripped.remove(at: index)
+        text = stripped
+    }
+}
