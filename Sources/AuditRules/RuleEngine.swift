@@ -8,6 +8,7 @@ public struct FileAnalysis: Sendable {
     public let file: String
     public let candidates: [Candidate]
     public let topLevelTypes: Set<String>
+    public let imports: Set<String>
     public let exportedImports: Set<String>
     /// Syntax errors the file really has (not the grammar's known gaps).
     public let syntaxErrors: [TextPosition]
@@ -44,7 +45,7 @@ public struct Candidate: Sendable {
 
     public struct ModuleCheck: Sendable {
         public let module: String
-        public let fileImportsModule: Bool
+        public let fileImports: Set<String>
     }
 }
 
@@ -89,17 +90,24 @@ public struct RuleEngine: Sendable {
             file: file,
             candidates: candidates,
             topLevelTypes: facts.topLevelTypes,
+            imports: facts.imports,
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position)
         )
     }
 
     /// Settles the candidates of all files against each other and returns the findings in report order.
+    ///
+    /// When the project declares its own type named like a module's component (`class ProgressView:
+    /// UIView`), an unqualified use is judged by the file's imports: without the module it is the
+    /// app's own type (dropped); with the module but none of the frameworks the app's type is built on
+    /// (the declaring file's other imports, e.g. UIKit) it is the module's (kept); with both it is
+    /// ambiguous (kept, fix at most `unsafe`, and the message says why).
     public static func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
-        var declaringFiles: [String: [String]] = [:]
+        var declaringFiles: [String: [FileAnalysis]] = [:]
         var exported: Set<String> = []
         for analysis in analyses {
-            for name in analysis.topLevelTypes { declaringFiles[name, default: []].append(analysis.file) }
+            for name in analysis.topLevelTypes { declaringFiles[name, default: []].append(analysis) }
             exported.formUnion(analysis.exportedImports)
         }
         var findings: [Finding] = []
@@ -109,8 +117,15 @@ public struct RuleEngine: Sendable {
                     findings.append(candidate.finding)
                     continue
                 }
-                guard check.fileImportsModule || exported.contains(check.module) else { continue }
-                let owner = owners.sorted()[0]
+                let imports = check.fileImports.union(exported)
+                guard imports.contains(check.module) else { continue }
+                let baseModules: Set<String> = [check.module, "Foundation", "Swift"]
+                let ownerFrameworks = owners.reduce(into: Set<String>()) { $0.formUnion($1.imports) }.subtracting(baseModules)
+                guard !imports.isDisjoint(with: ownerFrameworks) else {
+                    findings.append(candidate.finding)
+                    continue
+                }
+                let owner = owners.map(\.file).sorted()[0]
                 findings.append(candidate.downgraded(
                     to: .unsafe,
                     because: "the project declares its own \(candidate.finding.symbol) in \(owner): check that this is \(check.module)'s"

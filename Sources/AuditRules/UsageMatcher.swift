@@ -251,12 +251,12 @@ struct UsageMatcher {
     }
 
     /// The size and style modifiers directly after the call that its replacement takes over. Stops at
-    /// the first other modifier, comment or `#if`: what follows stays as it is.
+    /// the first other modifier or `#if`: what follows stays as it is. Comments between absorbed
+    /// modifiers do not stop it (a fix keeps them in place).
     private func absorbedChain(of call: SwiftCall) -> Chain {
         var chain = Chain(end: call.node.endByte, size: nil)
         var current = call.node
-        while let modifier = SwiftSyntax.modifier(appliedTo: current), !modifier.hasInterveningTrivia,
-              rule.absorbModifiers.contains(modifier.name) {
+        while let modifier = SwiftSyntax.modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
             let arguments = modifier.call.arguments
             switch modifier.name {
             case "scaleEffect":
@@ -323,7 +323,7 @@ struct UsageMatcher {
             fix: fix
         )
         let check = rule.module.flatMap { module -> Candidate.ModuleCheck? in
-            qualified ? nil : Candidate.ModuleCheck(module: module, fileImportsModule: facts.imports.contains(module))
+            qualified ? nil : Candidate.ModuleCheck(module: module, fileImports: facts.imports)
         }
         return Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
     }

@@ -20,6 +20,8 @@ public struct SourceText: Sendable {
 
     public var lineCount: Int { lineStarts.count }
 
+    public var hasByteOrderMark: Bool { bytes.starts(with: [0xEF, 0xBB, 0xBF]) }
+
     /// The line and column of a byte offset. Offsets inside a multi-byte character resolve to it.
     public func position(ofByte offset: Int) -> TextPosition {
         let clamped = min(max(offset, 0), bytes.count)
@@ -32,6 +34,8 @@ public struct SourceText: Sendable {
         }
         // A continuation byte at the clamped offset means we stopped mid-character: count it as that character.
         if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80, column > 1 { column -= 1 }
+        // A byte-order mark is invisible in editors: it takes no column.
+        if lineIndex == 0, hasByteOrderMark, clamped >= 3 { column -= 1 }
         return TextPosition(line: lineIndex + 1, column: column)
     }
 
@@ -45,7 +49,9 @@ public struct SourceText: Sendable {
     }
 
     public func lineText(_ line: Int) -> String {
-        String(decoding: lineBytes(line), as: UTF8.self)
+        let slice = lineBytes(line)
+        let visible = line == 1 && hasByteOrderMark ? slice.dropFirst(3) : slice
+        return String(decoding: visible, as: UTF8.self)
     }
 
     public func text(_ range: Range<Int>) -> String {

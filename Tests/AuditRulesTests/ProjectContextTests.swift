@@ -32,9 +32,16 @@ final class ProjectContextTests: XCTestCase {
         XCTAssertEqual(findings, [])
     }
 
+    func testWithAnAppDeclaredProgressViewOnlyFilesThatAlsoImportItsFrameworkAreAmbiguous() throws {
+        let swiftUIOnly = "import SwiftUI\n\nstruct A: View {\n    var body: some View { ProgressView() }\n}\n"
+        let findings = try RuleHarness.findings(files: ["Legacy/ProgressView.swift": ownProgressView, "A.swift": swiftUIOnly])
+        XCTAssertEqual(findings.map(\.fix), [.safe])
+    }
+
     func testQualifiedSwiftUIProgressViewIsReportedAndUnqualifiedIsUnsafeWhenTheAppHasItsOwn() throws {
         let swiftUIScreen = """
         import SwiftUI
+        import UIKit
 
         struct SyncView: View {
             var body: some View {
@@ -47,7 +54,7 @@ final class ProjectContextTests: XCTestCase {
 
         """
         let findings = try RuleHarness.findings(files: ["Legacy/ProgressView.swift": ownProgressView, "SyncView.swift": swiftUIScreen])
-        XCTAssertEqual(findings.map(\.start.line), [6, 7])
+        XCTAssertEqual(findings.map(\.start.line), [7, 8])
         XCTAssertEqual(findings.map(\.fix), [.safe, .unsafe])
         XCTAssertTrue(findings[1].message.contains("declares its own ProgressView in Legacy/ProgressView.swift"), findings[1].message)
         XCTAssertEqual(findings[1].replacement, "LoadingSpinner(size: .medium)")
@@ -68,7 +75,7 @@ final class ProjectContextTests: XCTestCase {
         ]
         let findings = try RuleHarness.findings(files: files)
         XCTAssertEqual(findings.map(\.file), ["Screen.swift"])
-        XCTAssertEqual(findings.first?.fix, .unsafe)
+        XCTAssertEqual(findings.first?.fix, .safe)
     }
 
     func testDeclarationsOfDeprecatedComponentsAreReportedAtTheirNameWithNoFix() throws {

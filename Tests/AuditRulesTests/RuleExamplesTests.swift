@@ -177,9 +177,10 @@ final class RuleExamplesTests: XCTestCase {
         XCTAssertEqual(finding.end.line, finding.start.line + 2)
     }
 
-    func testAbsorptionStopsAtCommentsDirectivesAndUnknownModifiers() throws {
+    func testAbsorptionStopsAtDirectivesAndUnknownModifiersButNotAtComments() throws {
         let cases: [(String, String)] = [
-            ("ProgressView()\n    // keep this note\n    .controlSize(.small)", "ProgressView()"),
+            ("ProgressView()\n    // keep this note\n    .controlSize(.small)\n    .padding()",
+             "ProgressView()\n                // keep this note\n                .controlSize(.small)"),
             ("ProgressView()\n    .if(isCompact) { $0.opacity(0.5) }\n    .controlSize(.small)", "ProgressView()"),
             ("ProgressView()\n    .controlSize(.small)\n#if os(iOS)\n    .tint(.red)\n#endif", "ProgressView()\n                .controlSize(.small)"),
             ("ProgressView()\n    .frame(width: 20)\n    .scaleEffect(0.5)", "ProgressView()"),

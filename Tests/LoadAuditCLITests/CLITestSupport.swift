@@ -1,0 +1,49 @@
+import Foundation
+import LoadAuditCLI
+import XCTest
+
+/// Runs loadaudit in-process, as a user would from a shell, and captures what it prints.
+struct CLIRun {
+    let status: Int32
+    let output: String
+    let errors: String
+
+    init(_ arguments: [String], in directory: String = Repository.root.path, terminal isTerminal: Bool = false, environment: [String: String] = [:]) {
+        let terminal = Terminal(capturing: true, outputIsTerminal: isTerminal, environment: environment, currentDirectory: directory)
+        status = LoadAudit.main(arguments: arguments, terminal: terminal)
+        output = terminal.standardOutput
+        errors = terminal.standardError
+    }
+}
+
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let exampleApp = root.appendingPathComponent("fixtures/ExampleApp")
+}
+
+/// A temporary folder of files, removed when the test ends.
+final class TemporaryTree {
+    let url: URL
+
+    init(_ files: [String: String] = [:]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (path, text) in files { try write(path, text) }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    var path: String { url.path }
+
+    func write(_ relativePath: String, _ text: String) throws {
+        try write(relativePath, Data(text.utf8))
+    }
+
+    func write(_ relativePath: String, _ data: Data) throws {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+}
