@@ -55,10 +55,10 @@ public struct TextReport {
             let fixes = FixClass.allCases.compactMap { fix in byFix[fix].map { "\($0.count) \(fix.rawValue)" } }.joined(separator: ", ")
             text = "\(plural(result.findings.count, "finding")) in \(plural(files, "file")) (\(plural(result.filesScanned, "file")) scanned): \(fixes)\n"
             let counts = result.countsByRule
-            let width = result.ruleIds.map(\.count).max() ?? 0
-            for id in result.ruleIds + counts.keys.filter({ !result.ruleIds.contains($0) }).sorted() {
-                guard let count = counts[id] else { continue }
-                text += "  \(id.padding(toLength: width, withPad: " ", startingAt: 0))  \(count)\n"
+            let listed = (result.ruleIds + counts.keys.filter { !result.ruleIds.contains($0) }.sorted()).filter { counts[$0] != nil }
+            let width = listed.map(\.count).max() ?? 0
+            for id in listed {
+                text += "  \(id.padding(toLength: width, withPad: " ", startingAt: 0))  \(counts[id] ?? 0)\n"
             }
         }
         if result.filesWithParseErrors > 0 {

@@ -1,0 +1,142 @@
+import AuditModel
+import AuditRules
+import AuditScan
+import Foundation
+import XCTest
+
+/// Walking real folders: what is scanned, what is skipped, and bad input that must not stop the run.
+final class ScannerTests: XCTestCase {
+    let spinner = "import SwiftUI\nlet spinner = ProgressView()\n"
+    var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        // Restore permissions first so the folder can be removed.
+        _ = try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.appendingPathComponent("Locked").path)
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func write(_ path: String, _ data: Data) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        try write(path, Data(text.utf8))
+    }
+
+    func scan(_ paths: [String]? = nil, jobs: Int = 2, gitignore: Bool = true) throws -> ScanResult {
+        let scanner = Scanner(
+            engine: RuleEngine(ruleSet: .builtIn()),
+            discovery: SourceDiscovery(currentDirectory: root.path, honourGitignore: gitignore),
+            jobs: jobs
+        )
+        return try scanner.scan(paths ?? [root.path])
+    }
+
+    func testBuildProductsAndDependencyFoldersAreSkipped() throws {
+        for folder in [".build", ".build-release", ".git", "Pods", "Carthage", "DerivedData", ".swiftpm", "SourcePackages"] {
+            try write("\(folder)/Vendored.swift", spinner)
+        }
+        try write("App/Screen.swift", spinner)
+        try write("App/notes.txt", "ProgressView()")
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.file), ["App/Screen.swift"])
+        XCTAssertEqual(result.filesScanned, 1)
+    }
+
+    func testGitignoreIsHonouredInsideAWorkTreeAndExplicitFilesAreAlwaysScanned() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
+        try write(".gitignore", "Generated/\n*.generated.swift\n")
+        try write("Generated/Mocks.swift", spinner)
+        try write("App/Screen.generated.swift", spinner)
+        try write("App/Screen.swift", spinner)
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", root.path, "init", "-q"]
+        try git.run()
+        git.waitUntilExit()
+        XCTAssertEqual(try scan().findings.map(\.file), ["App/Screen.swift"])
+        XCTAssertEqual(try scan(gitignore: false).findings.map(\.file), ["App/Screen.generated.swift", "App/Screen.swift", "Generated/Mocks.swift"])
+        XCTAssertEqual(try scan([root.appendingPathComponent("Generated/Mocks.swift").path]).findings.count, 1)
+    }
+
+    func testAMissingPathStopsTheRunWithItsName() throws {
+        XCTAssertThrowsError(try scan(["Nope"])) { error in
+            XCTAssertEqual("\(error)", "Nope: no such file or directory")
+        }
+    }
+
+    func testFilesThatAreNotSwiftTextAreReportedAndTheRestIsScanned() throws {
+        try write("Good.swift", spinner)
+        try write("Empty.swift", "")
+        try write("Latin1.swift", Data([0x2F, 0x2F, 0x20, 0x43, 0x61, 0x66, 0xE9, 0x0A]))
+        try write("Image.swift", Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0x00, 0x1A, 0x0A]))
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.file), ["Good.swift"])
+        XCTAssertEqual(result.filesScanned, 2)
+        XCTAssertEqual(result.problems.map(\.file), ["Image.swift", "Latin1.swift"])
+        XCTAssertEqual(result.problems.map(\.kind), [.binary, .notUTF8])
+        XCTAssertTrue(result.problems[1].detail.contains("offset 6"), result.problems[1].detail)
+    }
+
+    func testUnreadableFilesAndFoldersAreReported() throws {
+        guard getuid() != 0 else { throw XCTSkip("running as root: permissions cannot make a file unreadable") }
+        try write("Locked/Secret.swift", spinner)
+        try write("Open.swift", spinner)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: root.appendingPathComponent("Locked").path)
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.file), ["Open.swift"])
+        XCTAssertEqual(result.problems.map(\.kind), [.unreadable])
+    }
+
+    func testSymbolicLinkLoopsAreReportedNotFollowedForever() throws {
+        try write("App/Screen.swift", spinner)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("App/Again").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("A.swift").path, withDestinationPath: "B.swift")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("B.swift").path, withDestinationPath: "A.swift")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("Gone.swift").path, withDestinationPath: "Missing.swift")
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.file), ["App/Screen.swift"])
+        XCTAssertEqual(result.problems.map(\.file), ["A.swift", "App/Again", "B.swift", "Gone.swift"])
+        XCTAssertEqual(result.problems.map(\.kind), [.symlinkLoop, .symlinkLoop, .symlinkLoop, .unreadable])
+    }
+
+    func testALinkedFileIsScannedOnce() throws {
+        try write("App/Screen.swift", spinner)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("Alias.swift").path, withDestinationPath: "App/Screen.swift")
+        XCTAssertEqual(try scan().findings.count, 1)
+    }
+
+    func testSyntaxErrorsAreCountedAndLocated() throws {
+        try write("Broken.swift", "import SwiftUI\nlet a = ProgressView()\nfunc f( {\n")
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.start.line), [2])
+        XCTAssertEqual(result.filesWithParseErrors, 1)
+        XCTAssertEqual(result.problems.first?.kind, .syntaxError)
+        XCTAssertEqual(result.problems.first?.line, 3)
+    }
+
+    func testResultsDoNotDependOnTheNumberOfWorkers() throws {
+        for index in 0..<40 {
+            try write("Feature\(index % 7)/View\(index).swift", index % 3 == 0 ? spinner : "import SwiftUI\nlet dots = LoadingDots()\n")
+        }
+        let one = try scan(jobs: 1)
+        let four = try scan(jobs: 4)
+        XCTAssertEqual(one.findings, four.findings)
+        XCTAssertEqual(one.findings.count, 40)
+    }
+
+    func testAFileOverTheSizeLimitIsSkippedWithAReason() throws {
+        let big = Data(repeating: UInt8(ascii: " "), count: Scanner.maximumFileSize + 1)
+        try write("Huge.swift", big)
+        let result = try scan()
+        XCTAssertEqual(result.problems.map(\.kind), [.tooLarge])
+        XCTAssertEqual(result.filesScanned, 0)
+    }
+}

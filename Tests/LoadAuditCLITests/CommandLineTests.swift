@@ -1,0 +1,154 @@
+import Foundation
+import LoadAuditCLI
+import XCTest
+
+/// What a user sees: exit codes, error lines, help, colour.
+final class CommandLineTests: XCTestCase {
+    let spinnerView = "import SwiftUI\n\nstruct A: View {\n    var body: some View { ProgressView() }\n}\n"
+
+    func testFindingsExitOneAndCleanTreesExitZero() throws {
+        let tree = try TemporaryTree(["A.swift": spinnerView, "Clean/B.swift": "import SwiftUI\nlet s = LoadingSpinner(size: .small)\n"])
+        XCTAssertEqual(CLIRun(["scan", tree.path]).status, 1)
+        XCTAssertEqual(CLIRun(["scan", tree.url.appendingPathComponent("Clean").path]).status, 0)
+        // `scan` is the default command.
+        XCTAssertEqual(CLIRun([tree.path]).status, 1)
+    }
+
+    func testFailOnChoosesTheSeverityThatFails() throws {
+        let tree = try TemporaryTree(["A.swift": spinnerView])
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "never", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "error", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "note", tree.path]).status, 1)
+        let bad = CLIRun(["scan", "--fail-on", "sometimes", tree.path])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.errors.contains("sometimes"), bad.errors)
+    }
+
+    func testAMissingPathIsAUsageErrorThatNamesIt() {
+        let run = CLIRun(["scan", "No/Such/Folder"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.errors, "loadaudit: error: No/Such/Folder: no such file or directory\n")
+        XCTAssertEqual(run.output, "")
+    }
+
+    func testAMalformedRulesFileIsAnErrorWithFileAndLine() throws {
+        let tree = try TemporaryTree(["team.yml": "version: 1\nrules:\n  - id: a\n    component: A\n    severity: loud\n    message: m\n", "A.swift": spinnerView])
+        let run = CLIRun(["scan", "--rules", "team.yml", "A.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.errors.hasPrefix("loadaudit: error: \(tree.path)/team.yml:5:15: severity is 'loud'"), run.errors)
+        XCTAssertEqual(run.errors.split(separator: "\n").count, 1)
+    }
+
+    func testRulesFilesReplaceTheBuiltInRules() throws {
+        let rules = "version: 1\nrules:\n  - id: old-badge\n    component: OldBadge\n    message: Use Badge.\n    replacement: Badge()\n    fix: safe\n"
+        let tree = try TemporaryTree(["team.yml": rules, "A.swift": spinnerView + "let b = OldBadge()\n"])
+        let run = CLIRun(["scan", "--rules", "team.yml", "--format", "json", "A.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.output.contains("\"ruleId\" : \"old-badge\""))
+        XCTAssertFalse(run.output.contains("raw-progress-view"))
+    }
+
+    func testUnknownRuleIdsAndOptionsAreUsageErrors() {
+        XCTAssertEqual(CLIRun(["scan", "--rule", "no-such-rule", "."]).status, 2)
+        XCTAssertEqual(CLIRun(["scan", "--frobnicate"]).status, 2)
+        XCTAssertEqual(CLIRun(["scan", "--jobs", "0", "."]).status, 2)
+        XCTAssertEqual(CLIRun(["scan", "--format", "xml", "."]).status, 2)
+    }
+
+    func testHelpTeachesWithExamplesAndVersionPrintsTheVersion() {
+        let help = CLIRun(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("EXAMPLES"))
+        XCTAssertTrue(help.output.contains("loadaudit scan ./App"))
+        XCTAssertTrue(help.output.contains("EXIT CODES"))
+        let scanHelp = CLIRun(["scan", "--help"])
+        XCTAssertTrue(scanHelp.output.contains("--fail-on"))
+        XCTAssertTrue(scanHelp.output.contains("--rules"))
+        let version = CLIRun(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.output, "\(loadauditVersion)\n")
+    }
+
+    func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let tree = try TemporaryTree(["A.swift": spinnerView])
+        let escape = "\u{1B}["
+        XCTAssertFalse(CLIRun(["scan", tree.path]).output.contains(escape))
+        XCTAssertTrue(CLIRun(["scan", tree.path], terminal: true).output.contains(escape))
+        XCTAssertFalse(CLIRun(["scan", tree.path], terminal: true, environment: ["NO_COLOR": "1"]).output.contains(escape))
+        XCTAssertTrue(CLIRun(["scan", "--color", "always", tree.path]).output.contains(escape))
+    }
+
+    func testTextReportShowsLocationSourceCaretAndReplacement() throws {
+        let tree = try TemporaryTree(["Features/A.swift": spinnerView])
+        let run = CLIRun(["scan", tree.path])
+        XCTAssertTrue(run.output.hasPrefix("""
+        Features/A.swift:4:27: warning: A raw ProgressView spinner; use the theme-aware LoadingSpinner. [raw-progress-view]
+         4 |     var body: some View { ProgressView() }
+           |                           ^~~~~~~~~~~~~~
+           = safe fix: LoadingSpinner(size: .medium)
+        """), run.output)
+        XCTAssertTrue(run.output.contains("1 finding in 1 file (1 file scanned): 1 safe\n  raw-progress-view  1\n"), run.output)
+    }
+
+    func testPathsAreRelativeToTheFolderOrToTheCurrentDirectoryForSeveralPaths() throws {
+        let tree = try TemporaryTree(["App/Screens/A.swift": spinnerView, "Kit/B.swift": spinnerView])
+        let one = CLIRun(["scan", "--format", "json", "App"], in: tree.path)
+        XCTAssertTrue(one.output.contains("\"file\" : \"Screens/A.swift\""), one.output)
+        let two = CLIRun(["scan", "--format", "json", "App", "Kit/B.swift"], in: tree.path)
+        XCTAssertTrue(two.output.contains("\"file\" : \"App/Screens/A.swift\""), two.output)
+        XCTAssertTrue(two.output.contains("\"file\" : \"Kit/B.swift\""), two.output)
+    }
+
+    func testAnEmptyTreeExitsCleanlyWithANote() throws {
+        let tree = try TemporaryTree(["README.md": "nothing here"])
+        let run = CLIRun(["scan", tree.path])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.output.contains("No deprecated loading indicators in 0 files scanned."))
+        XCTAssertTrue(run.errors.contains("warning: no .swift files found"), run.errors)
+    }
+
+    func testRulesCommandListsEveryRule() {
+        let run = CLIRun(["rules"])
+        XCTAssertEqual(run.status, 0)
+        for id in ["themed-spinner", "raw-progress-view", "loading-text-generator"] {
+            XCTAssertTrue(run.output.contains(id), id)
+        }
+        XCTAssertTrue(run.output.contains("never reported (kept): AnimatedRouteGraphic, EmptyStateView, PulsingDot, RoutePreviewStrip, StatPill"))
+    }
+
+    func testSyntaxCommandPrintsTheTree() throws {
+        let tree = try TemporaryTree(["A.swift": "let v = ProgressView()\n"])
+        let run = CLIRun(["syntax", "A.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.output.contains("call_expression 1:9"), run.output)
+        XCTAssertTrue(run.output.contains("simple_identifier 1:9 \"ProgressView\""), run.output)
+        XCTAssertEqual(CLIRun(["syntax", "Missing.swift"], in: tree.path).status, 2)
+    }
+
+    /// The real executable, as CI and scripts run it: exit status and streams cross the process boundary.
+    func testTheExecutableExitsWithTheDocumentedCodes() throws {
+        let executable = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
+        let candidates = [executable, Repository.root.appendingPathComponent(".build/debug/loadaudit")]
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the loadaudit executable is not built next to the tests")
+        }
+        func run(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let tree = try TemporaryTree(["A.swift": spinnerView])
+        XCTAssertEqual(try run(["scan", tree.path]).0, 1)
+        XCTAssertEqual(try run(["scan", "--fail-on", "never", tree.path]).0, 0)
+        let missing = try run(["scan", "/no/such/path"])
+        XCTAssertEqual(missing.0, 2)
+        XCTAssertEqual(missing.1, "loadaudit: error: /no/such/path: no such file or directory\n")
+    }
+}
