@@ -64,9 +64,15 @@ public struct Node {
     }
 
     /// The field name under which the child at `index` hangs from this node, if any.
+    /// Read through a tree cursor: `ts_node_field_name_for_child` in tree-sitter 0.20.7 counts hidden
+    /// children and so names the wrong child (tree-sitter issue #1642).
     public func fieldName(ofChildAt index: Int) -> String? {
-        guard index >= 0, index < childCount, let name = ts_node_field_name_for_child(raw, UInt32(index)) else { return nil }
-        return String(cString: name)
+        guard index >= 0, index < childCount else { return nil }
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        guard ts_tree_cursor_goto_first_child(&cursor) else { return nil }
+        for _ in 0..<index where !ts_tree_cursor_goto_next_sibling(&cursor) { return nil }
+        return ts_tree_cursor_current_field_name(&cursor).map { String(cString: $0) }
     }
 
     public var nextSibling: Node? { Node(nullable: ts_node_next_sibling(raw), tree: tree) }

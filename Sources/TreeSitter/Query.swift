@@ -122,6 +122,10 @@ public final class Query: @unchecked Sendable {
         guard case .string(let name)? = steps.first else { throw fail("a predicate must start with its name") }
         // Directives (`#set!`, ...) carry metadata for other tools; they do not filter matches.
         if name.hasSuffix("!") { return nil }
+        let supported: Set<String> = ["eq?", "not-eq?", "match?", "not-match?", "any-of?", "not-any-of?"]
+        guard supported.contains(name) else {
+            throw fail("unsupported predicate #\(name) (supported: #eq?, #not-eq?, #match?, #not-match?, #any-of?, #not-any-of?)")
+        }
         let arguments = Array(steps.dropFirst())
         guard case .capture(let capture)? = arguments.first else {
             throw fail("#\(name) takes a capture as its first argument")

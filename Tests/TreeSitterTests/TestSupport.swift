@@ -1,0 +1,28 @@
+import TreeSitter
+
+extension Node {
+    /// Every node of `type` in this subtree, in source order.
+    func descendants(ofType type: String) -> [Node] {
+        var found: [Node] = []
+        walk { node in
+            if node.type == type { found.append(node) }
+            return true
+        }
+        return found
+    }
+
+    func firstDescendant(ofType type: String) -> Node? {
+        descendants(ofType: type).first
+    }
+}
+
+/// The UTF-8 offset of the first occurrence of `needle`, so tests state positions by content, not by counting bytes.
+func byteOffset(of needle: String, in haystack: String) -> Int? {
+    let bytes = Array(haystack.utf8)
+    let target = Array(needle.utf8)
+    guard !target.isEmpty, bytes.count >= target.count else { return nil }
+    for start in 0...(bytes.count - target.count) where bytes[start..<(start + target.count)].elementsEqual(target) {
+        return start
+    }
+    return nil
+}
