@@ -47,14 +47,16 @@ let package = Package(
             dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftSyntaxQueries", "TreeSitter"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditFix", "SwiftSyntaxQueries", "TreeSitter"]),
+        // Applying edits, unified diffs, atomic writes: pure byte work on the plain model.
+        .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // Turning findings into text and JSON reports.
         .target(name: "AuditReport", dependencies: ["AuditModel"]),
         // The command line: argument parsing, exit codes, output streams. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "AuditModel", "AuditRules", "AuditScan", "AuditReport",
+                "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel"]),
+        .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel"]),
     ]
 )

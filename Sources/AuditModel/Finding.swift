@@ -76,10 +76,13 @@ public struct Finding: Hashable, Sendable {
     /// The code that replaces the span, or nil when there is no automatic rewrite.
     public let replacement: String?
     public let fix: FixClass
+    /// The byte edits that apply the replacement: the call replaced, each absorbed modifier removed
+    /// (with its line when it stands alone), everything between them untouched. Empty without a replacement.
+    public let edits: [TextEdit]
 
     public init(
         ruleId: String, severity: Severity, file: String, start: SourcePoint, end: SourcePoint,
-        symbol: String, message: String, replacement: String?, fix: FixClass
+        symbol: String, message: String, replacement: String?, fix: FixClass, edits: [TextEdit]? = nil
     ) {
         self.ruleId = ruleId
         self.severity = severity
@@ -90,11 +93,11 @@ public struct Finding: Hashable, Sendable {
         self.message = message
         self.replacement = replacement
         self.fix = fix
-    }
-
-    /// The edit that applies the replacement, when there is one.
-    public var edit: TextEdit? {
-        replacement.map { TextEdit(range: start.byteOffset..<end.byteOffset, text: $0) }
+        if let replacement {
+            self.edits = edits ?? [TextEdit(range: start.byteOffset..<end.byteOffset, text: replacement)]
+        } else {
+            self.edits = []
+        }
     }
 
     /// Report order: file, then position, then rule id for findings that share a start.

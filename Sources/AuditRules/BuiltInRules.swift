@@ -111,5 +111,7 @@ rules:
     style:
       modifier: progressViewStyle
       spinner-styles: [circular, automatic, CircularProgressViewStyle, DefaultProgressViewStyle]
+      # Determinate progress is left alone, unless a style with one of these words in its name spins it.
+      spinning-style-names: '(?i)spin|rotat|activity|loading|throbber'
 """#
 }

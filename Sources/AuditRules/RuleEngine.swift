@@ -34,12 +34,16 @@ public struct Candidate: Sendable {
         reasons.isEmpty ? ruleMessage : "\(ruleMessage) (\(reasons.joined(separator: "; ")))"
     }
 
+    func lowered(to fix: FixClass, because reason: String) -> Candidate {
+        Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
+    }
+
     func downgraded(to fix: FixClass, because reason: String) -> Finding {
         let finding = self.finding
         return Finding(
             ruleId: finding.ruleId, severity: finding.severity, file: finding.file, start: finding.start, end: finding.end,
             symbol: finding.symbol, message: Candidate.message(ruleMessage, reasons: reasons + [reason]),
-            replacement: finding.replacement, fix: max(finding.fix, fix)
+            replacement: finding.replacement, fix: max(finding.fix, fix), edits: finding.edits
         )
     }
 
@@ -68,18 +72,19 @@ public struct RuleEngine: Sendable {
         let protected = ruleSet.protectedNames
         tree.rootNode.walk { node in
             switch node.type {
-            case "ERROR":
-                // Inside a broken region the tree is a guess: reporting there would be a guess too.
-                return false
             case "class_declaration", "protocol_declaration":
                 if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
                 return true
             case "simple_identifier", "type_identifier":
                 guard let rules = rulesByComponent[node.text] else { return false }
+                // Inside a region the parser could not read, the tree is a guess: report what looks like a
+                // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
+                let inBrokenRegion = !facts.syntaxErrors.isEmpty && node.ancestors.contains { $0.isError }
                 for rule in rules {
-                    if let candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) {
-                        candidates.append(candidate)
-                    }
+                    guard let candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) else { continue }
+                    candidates.append(inBrokenRegion
+                        ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
+                        : candidate)
                 }
                 return false
             default:
@@ -97,42 +102,69 @@ public struct RuleEngine: Sendable {
     }
 
     /// Settles the candidates of all files against each other and returns the findings in report order.
-    ///
-    /// When the project declares its own type named like a module's component (`class ProgressView:
-    /// UIView`), an unqualified use is judged by the file's imports: without the module it is the
-    /// app's own type (dropped); with the module but none of the frameworks the app's type is built on
-    /// (the declaring file's other imports, e.g. UIKit) it is the module's (kept); with both it is
-    /// ambiguous (kept, fix at most `unsafe`, and the message says why).
     public static func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
-        var declaringFiles: [String: [FileAnalysis]] = [:]
-        var exported: Set<String> = []
-        for analysis in analyses {
-            for name in analysis.topLevelTypes { declaringFiles[name, default: []].append(analysis) }
-            exported.formUnion(analysis.exportedImports)
-        }
+        let context = ProjectContext(analyses)
+        return analyses.flatMap { resolve($0, in: context) }.sorted(by: Finding.reportOrder)
+    }
+
+    /// The findings of one file, judged with facts from the whole project.
+    ///
+    /// When the project declares its own type named like a module's component, an unqualified use is
+    /// judged by imports. An own type built on the module itself (its file imports nothing else, e.g.
+    /// `struct ProgressView: View`) shadows the module's everywhere: dropped. An own type built on
+    /// another framework (`class ProgressView: UIView`, its file imports UIKit): a file without the
+    /// module uses the app's (dropped); a file with the module but not that framework uses the
+    /// module's (kept); a file with both is ambiguous (kept, fix at most `unsafe`, and the message
+    /// says why).
+    public static func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
         var findings: [Finding] = []
-        for analysis in analyses {
-            for candidate in analysis.candidates {
-                guard let check = candidate.moduleCheck, let owners = declaringFiles[candidate.finding.symbol] else {
-                    findings.append(candidate.finding)
-                    continue
-                }
-                let imports = check.fileImports.union(exported)
-                guard imports.contains(check.module) else { continue }
-                let baseModules: Set<String> = [check.module, "Foundation", "Swift"]
-                let ownerFrameworks = owners.reduce(into: Set<String>()) { $0.formUnion($1.imports) }.subtracting(baseModules)
-                guard !imports.isDisjoint(with: ownerFrameworks) else {
-                    findings.append(candidate.finding)
-                    continue
-                }
-                let owner = owners.map(\.file).sorted()[0]
-                findings.append(candidate.downgraded(
-                    to: .unsafe,
-                    because: "the project declares its own \(candidate.finding.symbol) in \(owner): check that this is \(check.module)'s"
-                ))
+        for candidate in analysis.candidates {
+            guard let check = candidate.moduleCheck, let owners = context.declarations[candidate.finding.symbol] else {
+                findings.append(candidate.finding)
+                continue
             }
+            let imports = check.fileImports.union(context.exportedImports)
+            guard imports.contains(check.module) else { continue }
+            let baseModules: Set<String> = [check.module, "Foundation", "Swift"]
+            let ownerFrameworks = owners.reduce(into: Set<String>()) { $0.formUnion($1.imports) }.subtracting(baseModules)
+            // An own type built on the module itself (`struct ProgressView: View`) shadows the module's
+            // everywhere in the app: unqualified uses are the app's.
+            if ownerFrameworks.isEmpty { continue }
+            guard !imports.isDisjoint(with: ownerFrameworks) else {
+                findings.append(candidate.finding)
+                continue
+            }
+            let owner = owners.map(\.file).sorted()[0]
+            findings.append(candidate.downgraded(
+                to: .unsafe,
+                because: "the project declares its own \(candidate.finding.symbol) in \(owner): check that this is \(check.module)'s"
+            ))
         }
         return findings.sorted(by: Finding.reportOrder)
     }
 }
 
+/// What every file needs to know about the others: who declares which top-level types, with which
+/// imports, and which modules are re-exported to all files.
+public struct ProjectContext: Sendable {
+    public struct Declaration: Sendable {
+        public let file: String
+        public let imports: Set<String>
+    }
+
+    public let declarations: [String: [Declaration]]
+    public let exportedImports: Set<String>
+
+    public init(_ analyses: [FileAnalysis]) {
+        var declarations: [String: [Declaration]] = [:]
+        var exported: Set<String> = []
+        for analysis in analyses {
+            for name in analysis.topLevelTypes {
+                declarations[name, default: []].append(Declaration(file: analysis.file, imports: analysis.imports))
+            }
+            exported.formUnion(analysis.exportedImports)
+        }
+        self.declarations = declarations
+        exportedImports = exported
+    }
+}

@@ -26,9 +26,17 @@ public struct DeterminateForms: Equatable, Sendable {
 }
 
 /// A style modifier whose value decides whether the call still is a plain spinner.
-public struct StyleCheck: Equatable, Sendable {
+public struct StyleCheck: @unchecked Sendable {
     public var modifier: String
     public var spinnerStyles: Set<String>
+    /// Custom styles whose name matches this draw a spinner even over determinate progress
+    /// (`ProgressView(value: x).progressViewStyle(ThemedSpinnerStyle())`): a custom indicator.
+    public var spinningStyleName: NSRegularExpression?
+
+    public func isSpinning(_ styleName: String) -> Bool {
+        guard let pattern = spinningStyleName else { return false }
+        return pattern.firstMatch(in: styleName, range: NSRange(styleName.startIndex..., in: styleName)) != nil
+    }
 }
 
 /// The point sizes of the replacement spinner and how SwiftUI size modifiers map onto them.

@@ -1,4 +1,5 @@
 import AuditModel
+import Foundation
 import Yams
 
 /// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
@@ -132,11 +133,21 @@ enum RuleSetLoader {
         }
         var style: StyleCheck?
         if let styleNode = fields["style"] {
-            let parts = try reader.mapping(styleNode, "style", allowed: ["modifier", "spinner-styles"])
+            let parts = try reader.mapping(styleNode, "style", allowed: ["modifier", "spinner-styles", "spinning-style-names"])
             guard let modifierNode = parts["modifier"] else { throw reader.error(styleNode, "style needs 'modifier'") }
+            var spinning: NSRegularExpression?
+            if let patternNode = parts["spinning-style-names"] {
+                let pattern = try reader.nonEmptyString(patternNode, "spinning-style-names")
+                do {
+                    spinning = try NSRegularExpression(pattern: pattern)
+                } catch {
+                    throw reader.error(patternNode, "spinning-style-names is not a valid regular expression: \(pattern)")
+                }
+            }
             style = StyleCheck(
                 modifier: try reader.nonEmptyString(modifierNode, "style modifier"),
-                spinnerStyles: Set(try parts["spinner-styles"].map { try reader.stringList($0, "spinner-styles") } ?? [])
+                spinnerStyles: Set(try parts["spinner-styles"].map { try reader.stringList($0, "spinner-styles") } ?? []),
+                spinningStyleName: spinning
             )
         }
         return Rule(

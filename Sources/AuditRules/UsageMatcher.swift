@@ -117,8 +117,8 @@ struct UsageMatcher {
         let customStyle = style.flatMap { $0.isSpinner ? nil : $0.text }
 
         if isDeterminate(call) {
-            // Real progress is not a spinner, unless a custom style spins it: then it is a custom indicator.
-            guard let customStyle else { return nil }
+            // Real progress is not a spinner, unless a style made to spin draws it: a custom indicator.
+            guard let customStyle, let check = rule.style, check.isSpinning(style?.name ?? customStyle) else { return nil }
             return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
                              reasons: ["determinate progress drawn by the custom style \(customStyle): a custom indicator to redesign by hand"],
                              qualified: start.type != "simple_identifier")
@@ -163,8 +163,12 @@ struct UsageMatcher {
             replacement = template.render(values)
             if replacement == nil { lower(to: .manual, "no value for the replacement's placeholders") }
         }
+        let edits = replacement.map { text in
+            [TextEdit(range: start.startByte..<chain.callEnd, text: text)]
+                + chain.removals.map { TextEdit(range: Self.wholeLineIfAlone($0, in: source.bytes), text: "") }
+        }
         return candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
-                         qualified: start.type != "simple_identifier")
+                         qualified: start.type != "simple_identifier", edits: edits)
     }
 
     private func isDeterminate(_ call: SwiftCall) -> Bool {
@@ -246,22 +250,29 @@ struct UsageMatcher {
     // MARK: - Modifiers
 
     private struct Chain {
+        /// Where the call ends: the replacement takes the bytes from the start of the use to here.
+        var callEnd: Int
         var end: Int
         var size: String?
+        /// The absorbed modifiers, each from its `.` to its closing parenthesis.
+        var removals: [Range<Int>] = []
     }
 
     /// The size and style modifiers directly after the call that its replacement takes over. Stops at
     /// the first other modifier or `#if`: what follows stays as it is. Comments between absorbed
     /// modifiers do not stop it (a fix keeps them in place).
     private func absorbedChain(of call: SwiftCall) -> Chain {
-        var chain = Chain(end: call.node.endByte, size: nil)
+        var chain = Chain(callEnd: call.node.endByte, end: call.node.endByte, size: nil)
         var current = call.node
         while let modifier = SwiftSyntax.modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
             let arguments = modifier.call.arguments
             switch modifier.name {
             case "scaleEffect":
-                guard arguments.count == 1, arguments[0].label == nil, modifier.call.trailingClosures.isEmpty,
-                      let scale = SwiftSyntax.numericValue(of: arguments[0].value), let sizes else { return chain }
+                // One uniform factor, optionally with an anchor: `.scaleEffect(0.6)`, `.scaleEffect(0.5, anchor: .center)`.
+                let extras = arguments.dropFirst()
+                guard let first = arguments.first, first.label == nil, extras.allSatisfy({ $0.label == "anchor" }), extras.count <= 1,
+                      modifier.call.trailingClosures.isEmpty,
+                      let scale = SwiftSyntax.numericValue(of: first.value), let sizes else { return chain }
                 chain.size = scale < 1 ? sizes.scaleBelowOne : sizes.scaleOtherwise
             case "controlSize":
                 guard arguments.count == 1, arguments[0].label == nil, arguments[0].value.type == "prefix_expression",
@@ -274,6 +285,9 @@ struct UsageMatcher {
                 break
             }
             chain.end = modifier.call.node.endByte
+            if let dot = modifier.navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }) {
+                chain.removals.append(dot.startByte..<modifier.call.node.endByte)
+            }
             current = modifier.call.node
         }
         return chain
@@ -281,6 +295,7 @@ struct UsageMatcher {
 
     private struct AppliedStyle {
         let text: String
+        let name: String
         let isSpinner: Bool
     }
 
@@ -295,7 +310,7 @@ struct UsageMatcher {
                let modifier = SwiftSyntax.modifier(appliedTo: child), modifier.name == check.modifier {
                 guard let argument = modifier.call.arguments.first?.value else { return nil }
                 let name = SwiftSyntax.valueName(of: argument) ?? argument.text
-                return AppliedStyle(text: argument.text, isSpinner: check.spinnerStyles.contains(name))
+                return AppliedStyle(text: argument.text, name: name, isSpinner: check.spinnerStyles.contains(name))
             }
             child = ancestor
         }
@@ -308,7 +323,28 @@ struct UsageMatcher {
 
     // MARK: - Building the candidate
 
-    private func candidate(span: Range<Int>, fix: FixClass, replacement: String?, reasons: [String], qualified: Bool) -> Candidate {
+    /// A removed modifier that stands alone on its line takes the line with it (indentation and line
+    /// break included), so no blank line is left behind.
+    static func wholeLineIfAlone(_ range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
+        var lineStart = range.lowerBound
+        while lineStart > 0, bytes[lineStart - 1] == UInt8(ascii: " ") || bytes[lineStart - 1] == UInt8(ascii: "\t") { lineStart -= 1 }
+        guard lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") else { return range }
+        var lineEnd = range.upperBound
+        while lineEnd < bytes.count, bytes[lineEnd] == UInt8(ascii: " ") || bytes[lineEnd] == UInt8(ascii: "\t") { lineEnd += 1 }
+        if lineEnd < bytes.count, bytes[lineEnd] == UInt8(ascii: "\r") { lineEnd += 1 }
+        guard lineEnd == bytes.count || bytes[lineEnd] == UInt8(ascii: "\n") else { return range }
+        // The first line of the file cannot hold a modifier; a modifier on the last line without a
+        // line break takes the break before it instead.
+        if lineEnd < bytes.count { return lineStart..<(lineEnd + 1) }
+        var before = lineStart
+        if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
+        if before > 0, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
+        return before..<lineEnd
+    }
+
+    private func candidate(
+        span: Range<Int>, fix: FixClass, replacement: String?, reasons: [String], qualified: Bool, edits: [TextEdit]? = nil
+    ) -> Candidate {
         let start = source.position(ofByte: span.lowerBound)
         let end = source.position(ofByte: span.upperBound)
         let finding = Finding(
@@ -320,7 +356,8 @@ struct UsageMatcher {
             symbol: rule.component,
             message: Candidate.message(rule.message, reasons: reasons),
             replacement: fix == .manual ? nil : replacement,
-            fix: fix
+            fix: fix,
+            edits: fix == .manual ? [] : edits
         )
         let check = rule.module.flatMap { module -> Candidate.ModuleCheck? in
             qualified ? nil : Candidate.ModuleCheck(module: module, fileImports: facts.imports)

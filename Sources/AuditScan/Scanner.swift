@@ -20,15 +20,29 @@ public struct Scanner {
     }
 
     public func scan(_ paths: [String]) throws -> ScanResult {
+        try scanFiles(paths, keepSources: false).result
+    }
+
+    /// A scanned file with what a fix needs: its path, its text and the engine's analysis.
+    public struct ScannedFile {
+        public let reference: SourceFileReference
+        public let source: SourceText?
+        public let analysis: FileAnalysis
+    }
+
+    /// Scans and keeps each file's analysis (and, with `keepSources`, its text) for a fix.
+    public func scanFiles(_ paths: [String], keepSources: Bool) throws -> (result: ScanResult, files: [ScannedFile]) {
         let discovered = try discovery.discover(paths)
-        let outcomes = analyzeAll(discovered.files)
+        let outcomes = analyzeAll(discovered.files, keepSources: keepSources)
         var problems = discovered.problems
         var analyses: [FileAnalysis] = []
+        var scannedFiles: [ScannedFile] = []
         var filesWithParseErrors = 0
-        for outcome in outcomes {
+        for (reference, outcome) in zip(discovered.files, outcomes) {
             switch outcome {
-            case .analyzed(let analysis):
+            case .analyzed(let analysis, let source):
                 analyses.append(analysis)
+                scannedFiles.append(ScannedFile(reference: reference, source: source, analysis: analysis))
                 if let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
@@ -40,7 +54,7 @@ public struct Scanner {
             }
         }
         problems.sort { ($0.file.utf8.lexicographicallyPrecedes($1.file.utf8)) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
-        return ScanResult(
+        let result = ScanResult(
             findings: RuleEngine.resolve(analyses),
             problems: problems,
             filesScanned: analyses.count,
@@ -48,16 +62,17 @@ public struct Scanner {
             ruleIds: engine.ruleSet.rules.map(\.id),
             absolutePaths: Dictionary(discovered.files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
         )
+        return (result, scannedFiles)
     }
 
     enum Outcome {
-        case analyzed(FileAnalysis)
+        case analyzed(FileAnalysis, SourceText?)
         case skipped(FileProblem)
     }
 
     /// Parses files on `jobs` workers, each with its own parser, handing files out one at a time.
     /// Results land at their file's index, so the output does not depend on the number of workers.
-    func analyzeAll(_ files: [SourceFileReference]) -> [Outcome] {
+    func analyzeAll(_ files: [SourceFileReference], keepSources: Bool) -> [Outcome] {
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: files.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
@@ -72,7 +87,7 @@ public struct Scanner {
                 next += 1
                 lock.unlock()
                 guard index < files.count else { return }
-                results[index] = analyze(files[index], parser: parser)
+                results[index] = analyze(files[index], parser: parser, keepSource: keepSources)
             }
         }
         return files.indices.map { index in
@@ -80,14 +95,14 @@ public struct Scanner {
         }
     }
 
-    func analyze(_ file: SourceFileReference, parser: Parser) -> Outcome {
+    func analyze(_ file: SourceFileReference, parser: Parser, keepSource: Bool) -> Outcome {
         switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         case .success(let source):
             do {
                 let tree = try parser.parse(source)
-                return .analyzed(engine.analyze(tree: tree, file: file.displayPath))
+                return .analyzed(engine.analyze(tree: tree, file: file.displayPath), keepSource ? source : nil)
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }

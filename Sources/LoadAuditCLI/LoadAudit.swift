@@ -27,6 +27,8 @@ public struct LoadAudit: ParsableCommand {
           loadaudit scan ./App                      Report every deprecated loading indicator in ./App
           loadaudit scan --format json ./App > report.json
           loadaudit scan --rule raw-progress-view Sources/Features
+          loadaudit fix --dry-run ./App             Show the safe rewrites as a unified diff
+          loadaudit fix ./App                       Apply them (--unsafe for the ones that need a glance)
           loadaudit rules                           List the rules, their fix class and replacement
           loadaudit syntax View.swift               Print the syntax tree (for rule authors)
 
@@ -36,7 +38,7 @@ public struct LoadAudit: ParsableCommand {
           2  bad usage, a bad rules file, or an input path that cannot be read
         """,
         version: loadauditVersion,
-        subcommands: [Scan.self, Rules.self, Syntax.self],
+        subcommands: [Scan.self, Fix.self, Rules.self, Syntax.self],
         defaultSubcommand: Scan.self
     )
 

@@ -18,7 +18,9 @@ public struct SwiftFileFacts {
 
     public init(tree: Tree) {
         let root = tree.rootNode
-        for child in root.namedChildren {
+        // Error recovery can wrap top-level declarations in an ERROR node: look one level inside.
+        let topLevel = root.namedChildren.flatMap { $0.isError ? $0.namedChildren : [$0] }
+        for child in topLevel {
             switch child.type {
             case "import_declaration":
                 guard let module = child.namedChildren.first(where: { $0.type == "identifier" })?

@@ -60,6 +60,25 @@ final class ProjectContextTests: XCTestCase {
         XCTAssertEqual(findings[1].replacement, "LoadingSpinner(size: .medium)")
     }
 
+    func testAnAppsOwnSwiftUIViewNamedProgressViewShadowsSwiftUIsEverywhere() throws {
+        // Seen in a public macOS app: `struct ProgressView: View` in a file that imports only SwiftUI.
+        let ownView = "import SwiftUI\n\nstruct ProgressView: View {\n    let task: HelperTask\n    var body: some View { Text(task.name) }\n}\n"
+        let screen = "import SwiftUI\n\nstruct Main: View {\n    var body: some View {\n        ProgressView(task: helperTask)\n        SwiftUI.ProgressView()\n    }\n}\n"
+        let findings = try RuleHarness.findings(files: ["ProgressView.swift": ownView, "Main.swift": screen])
+        XCTAssertEqual(findings.map { "\($0.file):\($0.start.line)" }, ["Main.swift:6"])
+    }
+
+    func testAUseInsideAnUnreadableRegionIsReportedButNotSafe() throws {
+        // tree-sitter can wrap a whole file in one ERROR node; nothing in it may be silently skipped.
+        let source = "import SwiftUI\n\nfunc load() async {\n    if !ready, let s = try? await fetch() { use(s) }\n    let spinner = ThemedSpinner(size: 24)\n"
+        let analysis = try RuleHarness.analysis(source)
+        XCTAssertFalse(analysis.syntaxErrors.isEmpty)
+        let findings = analysis.candidates.map(\.finding)
+        XCTAssertEqual(findings.map(\.ruleId), ["themed-spinner"])
+        XCTAssertEqual(findings.first?.fix, .unsafe)
+        XCTAssertTrue(findings.first?.message.contains("syntax error") == true, findings.first?.message ?? "")
+    }
+
     func testWithoutAnOwnDeclarationAFileWithoutTheImportIsStillReported() throws {
         // Imports can come through another module (`@_exported import SwiftUI`): without a competing
         // declaration, the name can only be SwiftUI's.

@@ -43,6 +43,7 @@ final class RuleExamplesTests: XCTestCase {
         // raw-progress-view: sizes and absorbed modifiers
         Example("↓ProgressView().scaleEffect(0.6)", "raw-progress-view", .safe, "LoadingSpinner(size: .small)"),
         Example("↓ProgressView().scaleEffect(1.5)", "raw-progress-view", .safe, "LoadingSpinner(size: .medium)"),
+        Example("↓ProgressView()\n    .scaleEffect(0.5, anchor: .center)", "raw-progress-view", .safe, "LoadingSpinner(size: .small)"),
         Example("↓ProgressView()\n    .controlSize(.small)", "raw-progress-view", .safe, "LoadingSpinner(size: .small)"),
         Example("↓ProgressView()\n    .controlSize(.mini)", "raw-progress-view", .safe, "LoadingSpinner(size: .small)"),
         Example("↓ProgressView().controlSize(.large)", "raw-progress-view", .safe, "LoadingSpinner(size: .large)"),
@@ -58,6 +59,7 @@ final class RuleExamplesTests: XCTestCase {
         Example("↓ProgressView().progressViewStyle(.linear)", "raw-progress-view", .manual, nil, message: ".linear"),
         Example("VStack { ↓ProgressView() }\n    .progressViewStyle(.linear)", "raw-progress-view", .manual, nil),
         Example("↓ProgressView(value: progress)\n    .progressViewStyle(SpinnerRingStyle())", "raw-progress-view", .manual, nil, message: "custom indicator"),
+        Example("↓ProgressView(value: progress).progressViewStyle(RotatingArcStyle())", "raw-progress-view", .manual, nil, message: "custom indicator"),
         // themed spinners: numeric sizes map to the nearest of 16 / 24 / 40 pt, a tie to the smaller
         Example("↓ThemedSpinner(size: 20, lineWidth: 2)", "themed-spinner", .safe, "LoadingSpinner(size: .small)"),
         Example("↓ThemedSpinner(size: 24)", "themed-spinner", .safe, "LoadingSpinner(size: .medium)"),
@@ -94,6 +96,11 @@ final class RuleExamplesTests: XCTestCase {
         "ProgressView(task.progress)",
         "ProgressView(uploadProgress)",
         "ProgressView(Progress(totalUnitCount: 5))",
+        // Determinate bars and gauges keep their progress whatever their style (seen in public apps).
+        "ProgressView(value: progress)\n    .progressViewStyle(.linear)",
+        "ProgressView(operation.progress).progressViewStyle(LinearProgressViewStyle())",
+        "ProgressView(value: percentage / 100).progressViewStyle(.gauge)",
+        "ProgressView(value: position, total: duration).progressViewStyle(PlaybackProgressViewStyle(cornerStyle: .round))",
         "ThemedSpinnerStyle()",
         "ProgressViewModel()",
         "makeProgressView()",

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Why a fixed file was not written. The original is untouched in every case.
+public enum WriteRefusal: Error, Equatable, CustomStringConvertible {
+    case readOnly
+    case changedOnDisk
+    case outsideRoots(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .readOnly: return "read-only file: not fixed"
+        case .changedOnDisk: return "the file changed on disk since it was read: not fixed (run again)"
+        case .outsideRoots(let target): return "a symbolic link to \(target), outside the scanned folders: not written"
+        case .failed(let reason): return "could not be written (\(reason)): the original is untouched"
+        }
+    }
+}
+
+/// Replaces a file's content all at once: a temporary file in the same folder, then a rename, so a
+/// reader (or a crash) sees the old file or the new one, never a mix. Keeps the permissions.
+public enum AtomicWriter {
+    /// Writes `bytes` to `path` if its current content is still `original`.
+    /// `roots` are the real paths of the scanned folders; a link may only lead inside them.
+    public static func replace(_ path: String, with bytes: [UInt8], original: [UInt8], roots: [String]) throws {
+        let target = realPath(path)
+        if target != path || isLink(path) {
+            guard roots.contains(where: { target == $0 || target.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                throw WriteRefusal.outsideRoots(target)
+            }
+        }
+        var info = stat()
+        guard stat(target, &info) == 0 else { throw WriteRefusal.failed(String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw WriteRefusal.failed("no longer a regular file") }
+        // Root may write anything: the permission bits say what the owner meant.
+        guard info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0, access(target, W_OK) == 0 else { throw WriteRefusal.readOnly }
+
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var template = Array("\(folder)/.\(name).loadaudit-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw WriteRefusal.failed("cannot create a temporary file in \(folder): \(String(cString: strerror(errno)))") }
+        let temporary = String(cString: template)
+        var keepTemporary = false
+        defer { if !keepTemporary { unlink(temporary) } }
+
+        var written = 0
+        let writeResult: Int32 = bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return 0
+        }
+        if writeResult != 0 {
+            close(descriptor)
+            throw WriteRefusal.failed(String(cString: strerror(writeResult)))
+        }
+        fchmod(descriptor, info.st_mode & 0o7777)
+        _ = fchown(descriptor, info.st_uid, info.st_gid)
+        guard fsync(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw WriteRefusal.failed(reason)
+        }
+        close(descriptor)
+
+        guard let current = FileManager.default.contents(atPath: target), [UInt8](current) == original else {
+            throw WriteRefusal.changedOnDisk
+        }
+        guard rename(temporary, target) == 0 else { throw WriteRefusal.failed(String(cString: strerror(errno))) }
+        keepTemporary = true
+    }
+
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+}

@@ -1,0 +1,46 @@
+import AuditModel
+
+/// Chooses which findings' edits to apply in one pass, and applies them.
+public enum EditPlan {
+    /// Findings whose edits can be applied together: each finding's edits are taken whole or not at
+    /// all, and a finding that overlaps one already taken waits for the next pass (the outer usage goes
+    /// first: earliest start, then widest span), so nested usages come out right after re-parsing.
+    public static func select(_ findings: [Finding]) -> [Finding] {
+        let ordered = findings.filter { !$0.edits.isEmpty }.sorted { lhs, rhs in
+            if lhs.start.byteOffset != rhs.start.byteOffset { return lhs.start.byteOffset < rhs.start.byteOffset }
+            if lhs.end.byteOffset != rhs.end.byteOffset { return lhs.end.byteOffset > rhs.end.byteOffset }
+            return lhs.ruleId < rhs.ruleId
+        }
+        var taken: [Range<Int>] = []
+        var selected: [Finding] = []
+        for finding in ordered {
+            let ranges = finding.edits.map(\.range) + [finding.start.byteOffset..<finding.end.byteOffset]
+            if ranges.contains(where: { range in taken.contains { overlaps($0, range) } }) { continue }
+            taken.append(contentsOf: ranges)
+            selected.append(finding)
+        }
+        return selected
+    }
+
+    /// Two ranges overlap when they share a byte, or when both are insertions at the same place.
+    static func overlaps(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        if a.isEmpty || b.isEmpty { return a.lowerBound == b.lowerBound || (a.lowerBound > b.lowerBound && a.lowerBound < b.upperBound) || (b.lowerBound > a.lowerBound && b.lowerBound < a.upperBound) }
+        return a.lowerBound < b.upperBound && b.lowerBound < a.upperBound
+    }
+
+    /// Applies non-overlapping edits in one pass over the old bytes (back to front is not needed).
+    public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+        let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var cursor = 0
+        for edit in sorted {
+            precondition(edit.range.lowerBound >= cursor && edit.range.upperBound <= bytes.count, "overlapping or out-of-range edit \(edit.range)")
+            output.append(contentsOf: bytes[cursor..<edit.range.lowerBound])
+            output.append(contentsOf: Array(edit.text.utf8))
+            cursor = edit.range.upperBound
+        }
+        output.append(contentsOf: bytes[cursor...])
+        return output
+    }
+}

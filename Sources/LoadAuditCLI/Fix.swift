@@ -1,0 +1,136 @@
+import ArgumentParser
+import AuditFix
+import AuditModel
+import AuditRules
+import AuditScan
+import Foundation
+
+struct Fix: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply the replacements: safe ones by default, unsafe ones with --unsafe.",
+        discussion: """
+        Rewrites only the bytes of each deprecated call and the modifiers its replacement absorbs; every
+        other byte (indentation, comments, line endings, a byte-order mark, the final newline) stays.
+        Every rewritten file is parsed again first: a rewrite that would add a syntax error is refused and
+        the file left untouched. Files are written atomically (a temporary file, then a rename) with their
+        permissions kept; a file that changed on disk meanwhile, a read-only file, or a symbolic link
+        leading outside the given folders is reported and not written. Manual findings are listed, never
+        touched. Running fix twice changes nothing the second time.
+
+        --dry-run writes nothing and prints a unified diff that `git apply` and `patch -p1` accept (run
+        them from the scanned folder); the summary goes to standard error.
+
+        EXIT CODES
+          0  done (or, with --dry-run, nothing to change)
+          1  with --dry-run: there are changes; without: some files could not be fixed (see the summary)
+          2  bad usage, a bad rules file, or an input path that cannot be read
+
+        EXAMPLES
+          loadaudit fix --dry-run ./App              Show what would change
+          loadaudit fix --dry-run ./App | git apply  The same as running fix, through git (from ./App)
+          loadaudit fix ./App                        Apply the safe replacements
+          loadaudit fix --unsafe --rule loading-overlay ./App
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Files or folders to fix.", valueName: "path"))
+    var paths: [String] = []
+
+    @Flag(name: .customLong("dry-run"), help: "Write nothing; print a unified diff of the changes.")
+    var dryRun = false
+
+    @Flag(help: "Also apply unsafe replacements (each needs a human glance: review the diff).")
+    var unsafe = false
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    @Flag(name: .customLong("no-gitignore"), help: "Fix files even when .gitignore ignores them.")
+    var noGitignore = false
+
+    @Option(help: "Colour in the diff: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
+    var color: ColourChoice = .auto
+
+    func run() throws {
+        let terminal = CurrentTerminal.terminal
+        let scanner = Scanner(
+            engine: RuleEngine(ruleSet: try ruleOptions.loadRuleSet()),
+            discovery: SourceDiscovery(currentDirectory: terminal.currentDirectory, honourGitignore: !noGitignore)
+        )
+        let fixer = Fixer(scanner: scanner, options: Fixer.Options(classes: unsafe ? [.safe, .unsafe] : [.safe], dryRun: dryRun))
+        let run: Fixer.Run
+        do {
+            run = try fixer.run(paths)
+        } catch let error as InputPathError {
+            throw CommandFailure(message: error.description)
+        }
+        for problem in run.scan.problems {
+            terminal.warning(problem.summary)
+        }
+        if dryRun {
+            let colour = terminal.wantsColour(color)
+            for file in run.files where file.outcome == .fixed {
+                if let diff = UnifiedDiff.make(path: file.file, old: file.original, new: file.fixed, colour: colour) {
+                    terminal.write(diff)
+                }
+            }
+        }
+        let summary = FixSummary(run: run, dryRun: dryRun, unsafeApplied: unsafe).render()
+        if dryRun { terminal.writeError(summary) } else { terminal.write(summary) }
+
+        let changed = run.files.contains { $0.outcome == .fixed && $0.fixed != $0.original }
+        let failed = run.files.contains { $0.outcome != .fixed }
+        if dryRun ? (changed || failed) : failed {
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+}
+
+/// The closing account of a fix: what changed, what was skipped and why, what is left for people.
+struct FixSummary {
+    let run: Fixer.Run
+    let dryRun: Bool
+    let unsafeApplied: Bool
+
+    func render() -> String {
+        var text = ""
+        let fixed = run.files.filter { $0.outcome == .fixed && $0.fixed != $0.original }
+        var byRule: [String: Int] = [:]
+        for file in fixed { byRule.merge(file.editsByRule, uniquingKeysWith: +) }
+        let edits = byRule.values.reduce(0, +)
+        let verb = dryRun ? "Would fix" : "Fixed"
+        if fixed.isEmpty {
+            text += dryRun ? "Nothing to fix.\n" : "Nothing fixed.\n"
+        } else {
+            let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += "\(verb) \(count(fixed.count, "file")): \(count(edits, "edit")) (\(rules))\n"
+        }
+        for file in run.files {
+            switch file.outcome {
+            case .fixed: break
+            case .refused(let reason, let ruleId, let line, let column):
+                text += "not fixed: \(file.file):\(line):\(column): \(reason) [\(ruleId)]\n"
+            case .notWritten(let refusal):
+                text += "not fixed: \(file.file): \(refusal)\n"
+            }
+        }
+        let unsafe = run.remaining.filter { $0.fix == .unsafe }
+        if !unsafe.isEmpty, !unsafeApplied {
+            text += "\(count(unsafe.count, "unsafe fix", plural: "unsafe fixes")) skipped (review, then apply with --unsafe):\n"
+            for finding in unsafe { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }
+        }
+        let manual = run.remaining.filter { $0.fix == .manual }
+        if !manual.isEmpty {
+            text += "\(count(manual.count, "manual finding")) left for a person:\n"
+            for finding in manual { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }
+        }
+        return text
+    }
+
+    private func location(_ finding: Finding) -> String {
+        "\(finding.file):\(finding.start.line):\(finding.start.column):"
+    }
+
+    private func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(value) \(value == 1 ? noun : plural ?? noun + "s")"
+    }
+}
