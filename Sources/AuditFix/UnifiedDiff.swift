@@ -6,7 +6,9 @@ public enum UnifiedDiff {
         let oldLines = splitLines(old)
         let newLines = splitLines(new)
         let script = editScript(oldLines.map(\.text), newLines.map(\.text))
-        var output = paint("--- a/\(path)\n+++ b/\(path)\n", "1", colour)
+        // As git does: a name with a space ends with a tab, so `patch` does not cut it at the space.
+        let name = path.contains(" ") ? path + "\t" : path
+        var output = paint("--- a/\(name)\n+++ b/\(name)\n", "1", colour)
         for hunk in hunks(script, context: context) {
             let oldStart = hunk.oldCount == 0 ? hunk.oldStart : hunk.oldStart + 1
             let newStart = hunk.newCount == 0 ? hunk.newStart : hunk.newStart + 1

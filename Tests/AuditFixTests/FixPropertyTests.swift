@@ -1,0 +1,142 @@
+import AuditFix
+import AuditModel
+import AuditRules
+import AuditScan
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+import XCTest
+
+/// Random SwiftUI files built from snippets of every rule (and of every trap), fixed for real:
+/// the rewrite parses with no new error, a second fix changes nothing, and with safe fixes only no
+/// byte outside the planned edits changes. Seeded, so a failure names the seed that reproduces it.
+final class FixPropertyTests: XCTestCase {
+    /// SplitMix64: small, fast, and the same on every platform.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    }
+
+    static let usages = [
+        "ProgressView()", "ProgressView(\"Loading games...\")", "ProgressView { Text(\"Loading\") }",
+        "ProgressView(label: { Text(\"Syncing data\") })", "ProgressView(title)", "ProgressView(\"Loading \\(n)\")",
+        "SwiftUI.ProgressView()", "ProgressView(L10n.loading)", "ThemedSpinner(size: 20, lineWidth: 2)", "ThemedSpinner(size: 40)",
+        "ThemedSpinner(size: spinnerSize)", "ThemedSpinnerCompact()", "ThemedSpinnerCompact(color: .red)", "LoadingDots()",
+        "PlaceholderCard()", "PlaceholderCard(height: 80)", "PlanningProgressView()", "LoadingOverlay(message: \"Exporting PDF\")",
+        "LoadingOverlay()", "LoadingOverlay(message: status)", "LoadingTripsView()", "Text(LoadingTextGenerator.next())",
+        "ProgressView(value: 0.5)", "ProgressView(task.progress)", "ProgressView().progressViewStyle(.linear)",
+        "ProgressView { ThemedSpinnerCompact() }", "LoadingOverlay(message: \"Syncing data\") { PlaceholderCard() }",
+    ]
+    static let modifiers = [
+        ".scaleEffect(0.6)", ".controlSize(.small)", ".controlSize(.large)", ".tint(.white)", ".progressViewStyle(.circular)",
+        ".padding()", ".frame(width: 20, height: 20)", ".if(isCompact) { $0.opacity(0.5) }", ".scaleEffect(y: 2)",
+        "// a note", "/* inline */ .tint(.red)",
+    ]
+    static let fillers = [
+        "Text(\"Café Münchën 🏟️\")", "Text(\"ProgressView()\")", "// ThemedSpinner(size: 24)", "Button(\"Retry\") { retry() }",
+        "let model = ProgressViewModel()", "Spacer()", "LoadingSpinner(size: .small)", "PulsingDot()",
+        "/* LoadingOverlay(message: \"x\") */", "Image(systemName: \"clock\")",
+    ]
+
+    struct Generator {
+        var random: Random
+        let indentUnit: String
+        let newline: String
+
+        init(seed: UInt64) {
+            random = Random(state: seed)
+            indentUnit = random.chance(30) ? "\t" : "    "
+            newline = random.chance(25) ? "\r\n" : "\n"
+        }
+
+        mutating func statement(depth: Int) -> [String] {
+            let indent = String(repeating: indentUnit, count: depth)
+            if depth < 5, random.chance(25) {
+                let container = random.pick(["VStack", "HStack(spacing: 8)", "Group", "ZStack", "List"])
+                var lines = ["\(indent)\(container) {"]
+                for _ in 0..<(1 + random.below(3)) { lines += statement(depth: depth + 1) }
+                lines.append("\(indent)}")
+                if random.chance(30) { lines.append("\(indent)\(random.pick([".padding()", ".progressViewStyle(.linear)", ".overlay { ProgressView() }"]))") }
+                return lines
+            }
+            if random.chance(30) { return ["\(indent)\(random.pick(fillers))"] }
+            var lines = ["\(indent)\(random.pick(usages))"]
+            for _ in 0..<random.below(4) {
+                let modifier = random.pick(modifiers)
+                if random.chance(50) { lines[lines.count - 1] += modifier.hasPrefix("//") ? "" : modifier } else { lines.append("\(indent)\(indentUnit)\(modifier)") }
+            }
+            return lines
+        }
+
+        mutating func file() -> String {
+            var lines = ["import SwiftUI", "", "struct GeneratedView: View {", "\(indentUnit)var body: some View {"]
+            for _ in 0..<(1 + random.below(4)) { lines += statement(depth: 2) }
+            lines += ["\(indentUnit)}", "}"]
+            if random.chance(30) { lines += ["", "#Preview {", "\(indentUnit)\(random.pick(usages))", "}"] }
+            let text = lines.joined(separator: newline)
+            return random.chance(20) ? text : text + newline
+        }
+    }
+
+    func fixer(_ classes: Set<FixClass>, dryRun: Bool) -> Fixer {
+        let scanner = Scanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: 1)
+        return Fixer(scanner: scanner, options: Fixer.Options(classes: classes, dryRun: dryRun))
+    }
+
+    func errorCount(_ bytes: [UInt8]) throws -> Int {
+        SwiftFileFacts(tree: try Parser().parse(SourceText(bytes: bytes))).syntaxErrors.count
+    }
+
+    func testFixPropertiesHoldOnRandomFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("property-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("GeneratedView.swift")
+        var filesChanged = 0
+        for seed in UInt64(1)...UInt64(150) {
+            var generator = Generator(seed: seed)
+            let original = Array(generator.file().utf8)
+            for classes in [Set<FixClass>([.safe]), [.safe, .unsafe]] {
+                try Data(original).write(to: file)
+                let run = try fixer(classes, dryRun: false).run([folder.path])
+                let fixed = [UInt8](try Data(contentsOf: file))
+                let label = "seed \(seed), \(classes.count == 1 ? "safe" : "unsafe")"
+                XCTAssertLessThanOrEqual(try errorCount(fixed), try errorCount(original), "\(label): new syntax error")
+                if fixed != original { filesChanged += 1 }
+
+                let again = try fixer(classes, dryRun: true).run([folder.path])
+                XCTAssertTrue(again.files.allSatisfy { $0.fixed == $0.original }, "\(label): a second fix would change the file")
+
+                if classes == [.safe], run.files.allSatisfy({ $0.outcome == .fixed }) {
+                    // Safe findings never overlap, so one pass does it all: the result must be exactly
+                    // the planned edits applied to the original, and nothing else.
+                    let safe = run.scan.findings.filter { $0.fix == .safe }
+                    XCTAssertEqual(EditPlan.select(safe).count, safe.count, "\(label): safe findings overlap")
+                    XCTAssertEqual(fixed, EditPlan.apply(safe.flatMap(\.edits), to: original), "\(label): bytes outside the edits changed")
+                    // And the edits themselves stay inside their finding: beyond its span they may only
+                    // take blanks and line breaks (a removed modifier's own line).
+                    for finding in safe {
+                        let span = finding.start.byteOffset..<finding.end.byteOffset
+                        for edit in finding.edits {
+                            let outside = original[edit.range].indices.filter { !span.contains($0) }.map { original[$0] }
+                            XCTAssertTrue(outside.allSatisfy { [9, 10, 13, 32].contains($0) },
+                                          "\(label): an edit of \(finding.ruleId) reaches outside its span")
+                        }
+                        XCTAssertTrue(finding.edits.first.map { $0.range.lowerBound == span.lowerBound } ?? false,
+                                      "\(label): the replacement does not start at the use")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(filesChanged, 200, "the generator should produce fixable files")
+    }
+}
