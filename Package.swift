@@ -50,13 +50,17 @@ let package = Package(
         .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditFix", "SwiftSyntaxQueries", "TreeSitter"]),
         // Applying edits, unified diffs, atomic writes: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
+        // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
+        .target(name: "AuditConfig", dependencies: ["AuditModel", "AuditRules", .product(name: "Yams", package: "Yams")]),
+        // Fingerprints, baseline files, and what changed since a git ref: which findings are new.
+        .target(name: "AuditBaseline", dependencies: ["AuditModel"]),
         // Turning findings into text and JSON reports.
         .target(name: "AuditReport", dependencies: ["AuditModel"]),
         // The command line: argument parsing, exit codes, output streams. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix",
+                "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +70,8 @@ let package = Package(
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel"]),
+        .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
+        .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel"]),
     ]

@@ -76,6 +76,15 @@ public struct Finding: Hashable, Sendable {
     /// The code that replaces the span, or nil when there is no automatic rewrite.
     public let replacement: String?
     public let fix: FixClass
+    /// The declarations around the use, outermost first (`GamesHistoryView.body`): part of its identity
+    /// in a baseline, which must survive edits elsewhere in the file.
+    public var scope: String = ""
+    /// The code of the span with blanks folded (`ProgressView() .controlSize(.small)`), likewise.
+    public var snippet: String = ""
+    /// A stable identity, the same across edits that do not touch the use (see AuditBaseline).
+    public var fingerprint: String = ""
+    /// Whether a baseline (or the diff base) already had it. Without one, every finding is new.
+    public var baseline: BaselineState = .new
     /// The byte edits that apply the replacement: the call replaced, each absorbed modifier removed
     /// (with its line when it stands alone), everything between them untouched. Empty without a replacement.
     public let edits: [TextEdit]
@@ -105,6 +114,28 @@ public struct Finding: Hashable, Sendable {
         if lhs.file != rhs.file { return lhs.file.utf8.lexicographicallyPrecedes(rhs.file.utf8) }
         if lhs.start != rhs.start { return lhs.start < rhs.start }
         return lhs.ruleId < rhs.ruleId
+    }
+}
+
+public enum BaselineState: String, Codable, Sendable {
+    /// Not in the baseline (or on a line changed since the diff base): it fails the run.
+    case new
+    /// Already there: reported, but it does not fail the run.
+    case existing
+}
+
+/// A baseline entry whose finding is gone: the usage was fixed, so the baseline can shrink.
+public struct StaleEntry: Hashable, Codable, Sendable {
+    public let ruleId: String
+    public let file: String
+    public let fingerprint: String
+    public let snippet: String
+
+    public init(ruleId: String, file: String, fingerprint: String, snippet: String) {
+        self.ruleId = ruleId
+        self.file = file
+        self.fingerprint = fingerprint
+        self.snippet = snippet
     }
 }
 
@@ -154,6 +185,8 @@ public struct ScanResult: Sendable {
     public var ruleIds: [String]
     /// The absolute path behind each reported path, for reading source lines back.
     public var absolutePaths: [String: String]
+    /// Baseline entries no finding matched any more.
+    public var staleEntries: [StaleEntry] = []
 
     public init(
         findings: [Finding], problems: [FileProblem], filesScanned: Int, filesWithParseErrors: Int, ruleIds: [String],
@@ -169,5 +202,26 @@ public struct ScanResult: Sendable {
 
     public var countsByRule: [String: Int] {
         findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 }
+    }
+
+    public var newFindings: [Finding] { findings.filter { $0.baseline == .new } }
+}
+
+/// What reports say about a rule: its documentation, independent of how the rule matches.
+public struct RuleDescription: Hashable, Sendable {
+    public let id: String
+    public let severity: Severity
+    public let fix: FixClass
+    public let message: String
+    public let help: String?
+    public let helpURI: String?
+
+    public init(id: String, severity: Severity, fix: FixClass, message: String, help: String?, helpURI: String?) {
+        self.id = id
+        self.severity = severity
+        self.fix = fix
+        self.message = message
+        self.help = help
+        self.helpURI = helpURI
     }
 }

@@ -9,6 +9,8 @@ public enum JSONReport {
         public var tool: Tool
         public var findings: [Entry]
         public var problems: [Problem]
+        /// Baseline entries whose findings are gone (fixed since); empty without a baseline.
+        public var stale: [StaleEntry]
         public var summary: Summary
     }
 
@@ -29,9 +31,12 @@ public enum JSONReport {
         public var message: String
         public var replacement: String?
         public var fix: String
+        /// "new" or "existing" (in the baseline, or on lines unchanged since the diff base).
+        public var baseline: String
+        public var fingerprint: String
 
         enum CodingKeys: String, CodingKey {
-            case ruleId, severity, file, line, column, endLine, endColumn, symbol, message, replacement, fix
+            case ruleId, severity, file, line, column, endLine, endColumn, symbol, message, replacement, fix, baseline, fingerprint
         }
 
         // Written explicitly so a missing replacement is `null`, not an absent key.
@@ -48,6 +53,8 @@ public enum JSONReport {
             try container.encode(message, forKey: .message)
             try container.encode(replacement, forKey: .replacement)
             try container.encode(fix, forKey: .fix)
+            try container.encode(baseline, forKey: .baseline)
+            try container.encode(fingerprint, forKey: .fingerprint)
         }
     }
 
@@ -64,6 +71,9 @@ public enum JSONReport {
         public var findings: Int
         public var byRule: [String: Int]
         public var parseErrors: Int
+        public var new: Int
+        public var existing: Int
+        public var fixedSinceBaseline: Int
     }
 
     public static func document(_ result: ScanResult, toolVersion: String) -> Document {
@@ -74,19 +84,28 @@ public enum JSONReport {
                 Entry(
                     ruleId: finding.ruleId, severity: finding.severity.rawValue, file: finding.file,
                     line: finding.start.line, column: finding.start.column, endLine: finding.end.line, endColumn: finding.end.column,
-                    symbol: finding.symbol, message: finding.message, replacement: finding.replacement, fix: finding.fix.rawValue
+                    symbol: finding.symbol, message: finding.message, replacement: finding.replacement, fix: finding.fix.rawValue,
+                    baseline: finding.baseline.rawValue, fingerprint: finding.fingerprint
                 )
             },
             problems: result.problems.map {
                 Problem(file: $0.file, kind: $0.kind.rawValue, line: $0.line, column: $0.column, message: $0.detail)
             },
+            stale: result.staleEntries,
             summary: Summary(
                 filesScanned: result.filesScanned,
                 findings: result.findings.count,
                 byRule: result.countsByRule,
-                parseErrors: result.filesWithParseErrors
+                parseErrors: result.filesWithParseErrors,
+                new: result.newFindings.count,
+                existing: result.findings.count - result.newFindings.count,
+                fixedSinceBaseline: result.staleEntries.count
             )
         )
+    }
+
+    public static func render(_ context: ReportContext) -> String {
+        render(context.result, toolVersion: context.toolVersion)
     }
 
     /// Pretty, key-sorted JSON with a final newline: byte-identical for identical results.

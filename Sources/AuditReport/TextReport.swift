@@ -22,6 +22,38 @@ public struct TextReport {
         return output
     }
 
+    /// With a baseline: new findings first and in full, then the existing ones one line each, then
+    /// what was fixed since the baseline and how to shrink it.
+    public func render(_ context: ReportContext) -> String {
+        guard context.comparesToBaseline else { return render(context.result) }
+        let result = context.result
+        var output = ""
+        let new = context.newFindings
+        let existing = context.existingFindings
+        if !new.isEmpty {
+            output += paint("NEW: \(plural(new.count, "finding")) not in the baseline (these fail the run)", .bold) + "\n\n"
+            for finding in new { output += block(for: finding) }
+        }
+        if !existing.isEmpty {
+            output += paint("Existing: \(plural(existing.count, "finding")) already in the baseline", .dim) + "\n"
+            for finding in existing {
+                output += paint("  \(finding.file):\(finding.start.line):\(finding.start.column): \(finding.ruleId) (\(finding.fix.rawValue))", .dim) + "\n"
+            }
+            output += "\n"
+        }
+        if !result.staleEntries.isEmpty {
+            output += "Fixed since the baseline: \(plural(result.staleEntries.count, "entry", "entries")) no longer found\n"
+            for entry in result.staleEntries { output += "  \(entry.file): \(entry.ruleId) \(entry.snippet)\n" }
+            if let command = context.ratchetCommand { output += "Ratchet the baseline down with: \(command)\n" }
+            output += "\n"
+        }
+        output += "\(plural(new.count, "new finding")), \(existing.count) existing, \(result.staleEntries.count) fixed since the baseline (\(plural(result.filesScanned, "file")) scanned)\n"
+        if result.filesWithParseErrors > 0 {
+            output += "\(plural(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
+        }
+        return output
+    }
+
     func block(for finding: Finding) -> String {
         let severity = paint(finding.severity.rawValue + ":", finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .cyan)
         var text = "\(paint("\(finding.file):\(finding.start.line):\(finding.start.column):", .bold)) \(severity) \(finding.message) \(paint("[\(finding.ruleId)]", .dim))\n"
@@ -67,8 +99,8 @@ public struct TextReport {
         return text
     }
 
-    private func plural(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    private func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
     enum Style: String {

@@ -12,12 +12,13 @@ public struct FileAnalysis: Sendable {
     public let exportedImports: Set<String>
     /// Syntax errors the file really has (not the grammar's known gaps).
     public let syntaxErrors: [TextPosition]
+    public let suppressions: [Suppression]
 }
 
 /// A finding that may still be dropped or downgraded once every file is known: an unqualified use of
 /// a name from another module (`ProgressView`) means something else if the project declares its own.
 public struct Candidate: Sendable {
-    public let finding: Finding
+    public internal(set) var finding: Finding
     public let moduleCheck: ModuleCheck?
     /// The rule's message and the reasons that lowered the fix class, kept apart to add more later.
     let ruleMessage: String
@@ -81,7 +82,9 @@ public struct RuleEngine: Sendable {
                 // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
                 let inBrokenRegion = !facts.syntaxErrors.isEmpty && node.ancestors.contains { $0.isError }
                 for rule in rules {
-                    guard let candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) else { continue }
+                    guard var candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) else { continue }
+                    candidate.finding.scope = SwiftDeclarations.scopePath(of: node)
+                    candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
                     candidates.append(inBrokenRegion
                         ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
                         : candidate)
@@ -97,17 +100,61 @@ public struct RuleEngine: Sendable {
             topLevelTypes: facts.topLevelTypes,
             imports: facts.imports,
             exportedImports: facts.exportedImports,
-            syntaxErrors: facts.syntaxErrors.map(\.position)
+            syntaxErrors: facts.syntaxErrors.map(\.position),
+            suppressions: Suppression.collect(in: tree)
         )
     }
 
+    /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.
+    static func snippet(_ source: SourceText, _ finding: Finding) -> String {
+        let text = source.text(finding.start.byteOffset..<finding.end.byteOffset)
+        let folded = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).joined(separator: " ")
+        return folded.count > 120 ? String(folded.prefix(120)) : folded
+    }
+
     /// Settles the candidates of all files against each other and returns the findings in report order.
-    public static func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
+    public func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
         let context = ProjectContext(analyses)
         return analyses.flatMap { resolve($0, in: context) }.sorted(by: Finding.reportOrder)
     }
 
-    /// The findings of one file, judged with facts from the whole project.
+    /// The findings of one file after its suppression comments, plus one `unused-suppression` finding
+    /// for each suppression (or rule id in it) that silenced nothing.
+    public func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
+        var findings = Self.resolve(analysis, in: context)
+        guard !analysis.suppressions.isEmpty else { return findings }
+        var used = Set<String>()
+        findings.removeAll { finding in
+            guard let suppression = analysis.suppressions.first(where: { $0.silences(finding) }) else { return false }
+            used.insert("\(suppression.line):\(suppression.column):\(finding.ruleId)")
+            return true
+        }
+        guard let severity = ruleSet.unusedSuppressionSeverity else { return findings }
+        let running = Set(ruleSet.rules.map(\.id))
+        for suppression in analysis.suppressions {
+            for id in suppression.ruleIds where !used.contains("\(suppression.line):\(suppression.column):\(id)") {
+                let problem: String
+                if !ruleSet.knownRuleIds.contains(id) {
+                    problem = "it names '\(id)', which is not a rule (known: \(ruleSet.knownRuleIds.sorted().joined(separator: ", ")))"
+                } else if running.contains(id) {
+                    problem = suppression.targetLine.map { "no \(id) finding on line \($0)" } ?? "no \(id) finding in this file"
+                } else {
+                    continue  // The rule did not run (--rule, or switched off): nothing can be said.
+                }
+                let start = SourcePoint(line: suppression.line, column: suppression.column, byteOffset: suppression.byteRange.lowerBound)
+                let end = SourcePoint(line: suppression.end.line, column: suppression.end.column, byteOffset: suppression.byteRange.upperBound)
+                var finding = Finding(
+                    ruleId: UnusedSuppressionRule.id, severity: severity, file: analysis.file, start: start, end: end,
+                    symbol: "loadaudit:ignore", message: "\(UnusedSuppressionRule.message) (\(problem))", replacement: nil, fix: .manual
+                )
+                finding.snippet = id
+                findings.append(finding)
+            }
+        }
+        return findings.sorted(by: Finding.reportOrder)
+    }
+
+    /// The findings of one file, judged with facts from the whole project, before suppressions.
     ///
     /// When the project declares its own type named like a module's component, an unqualified use is
     /// judged by imports. An own type built on the module itself (its file imports nothing else, e.g.

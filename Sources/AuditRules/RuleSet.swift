@@ -81,6 +81,14 @@ public struct Rule: Sendable {
     public let style: StyleCheck?
     /// Where the rule was defined: `file:line`.
     public let origin: String
+    /// A page that explains the rule, for reports that link to help (SARIF `helpUri`).
+    public var helpURI: String? = nil
+
+    func with(severity: Severity) -> Rule {
+        Rule(id: id, component: component, module: module, severity: severity, message: message, help: help,
+             replacement: replacement, fix: fix, size: size, label: label, droppableArguments: droppableArguments,
+             absorbModifiers: absorbModifiers, determinate: determinate, style: style, origin: origin, helpURI: helpURI)
+    }
 }
 
 /// The rules of one or more rules files, validated and merged.
@@ -90,8 +98,13 @@ public struct RuleSet: Sendable {
     /// Kept components and why they stay.
     public private(set) var kept: [String: String]
     public private(set) var sizes: SpinnerSizes?
+    /// Every rule id the loaded files define, including rules not selected to run (for suppressions).
+    public private(set) var knownRuleIds: Set<String>
+    /// The severity of `unused-suppression` findings; nil switches them off.
+    public var unusedSuppressionSeverity: Severity? = .warning
 
     public init(rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil) {
+        knownRuleIds = Set(rules.map(\.id)).union([UnusedSuppressionRule.id])
         self.rules = rules
         self.newComponents = newComponents
         self.kept = kept
@@ -135,6 +148,7 @@ public struct RuleSet: Sendable {
                                      problem: "rule id '\(rule.id)' is already defined at \(existing.origin)")
             }
             rules.append(rule)
+            knownRuleIds.insert(rule.id)
         }
         newComponents.formUnion(other.newComponents)
         kept.merge(other.kept) { first, _ in first }
@@ -144,13 +158,27 @@ public struct RuleSet: Sendable {
     /// Only the named rules, or every rule when `ids` is empty.
     public func selecting(_ ids: [String]) throws -> RuleSet {
         guard !ids.isEmpty else { return self }
-        let known = Set(rules.map(\.id))
+        let known = Set(rules.map(\.id)).union([UnusedSuppressionRule.id])
         if let unknown = ids.first(where: { !known.contains($0) }) {
             throw RulesFileError(file: "--rule", line: nil, problem: "unknown rule id '\(unknown)' (known: \(rules.map(\.id).joined(separator: ", ")))")
         }
         var copy = self
         copy.rules = rules.filter { ids.contains($0.id) }
+        if !ids.contains(UnusedSuppressionRule.id) { copy.unusedSuppressionSeverity = nil }
         return copy
+    }
+
+    /// Per-rule switches from a configuration: nil switches a rule off, a severity re-levels it.
+    /// `unused-suppression` can be re-levelled and switched off the same way.
+    public mutating func apply(severities: [String: Severity?]) {
+        for (id, severity) in severities {
+            if id == UnusedSuppressionRule.id {
+                unusedSuppressionSeverity = severity
+                continue
+            }
+            guard let index = rules.firstIndex(where: { $0.id == id }) else { continue }
+            if let severity { rules[index] = rules[index].with(severity: severity) } else { rules.remove(at: index) }
+        }
     }
 
     /// Names that are never reported, nor anything inside their declarations.

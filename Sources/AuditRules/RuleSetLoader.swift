@@ -4,10 +4,10 @@ import Yams
 
 /// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
 enum RuleSetLoader {
-    static let topLevelKeys: Set<String> = ["version", "name", "new-components", "keep", "sizes", "rules"]
+    static let topLevelKeys: Set<String> = ["version", "name", "new-components", "keep", "sizes", "rules", "help-base-uri"]
     static let ruleKeys: Set<String> = [
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
-        "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled",
+        "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
     ]
 
     static func load(text: String, file: String) throws -> RuleSet {
@@ -32,11 +32,13 @@ enum RuleSetLoader {
             }
         }
         let sizes = try top["sizes"].map { try readSizes($0, reader) }
+        let helpBase = try top["help-base-uri"].map { try reader.nonEmptyString($0, "help-base-uri") }
         guard let rulesNode = top["rules"] else { throw reader.error(root, "the rules file has no 'rules' list") }
         var rules: [Rule] = []
         let protected = Set(newComponents).union(kept.keys)
         for ruleNode in try reader.list(rulesNode, "rules") {
-            guard let rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else { continue }
+            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else { continue }
+            if rule.helpURI == nil, let helpBase { rule.helpURI = helpBase + rule.id }
             if let other = rules.first(where: { $0.id == rule.id }) {
                 throw reader.error(ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)")
             }
@@ -165,7 +167,8 @@ enum RuleSetLoader {
             absorbModifiers: try fields["absorb-modifiers"].map { try reader.stringList($0, "absorb-modifiers") } ?? [],
             determinate: determinate,
             style: style,
-            origin: "\(reader.file):\(node.mark?.line ?? 0)"
+            origin: "\(reader.file):\(node.mark?.line ?? 0)",
+            helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
         )
     }
 

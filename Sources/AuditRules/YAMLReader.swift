@@ -23,14 +23,18 @@ public struct RulesFileError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads typed values out of a composed YAML tree, turning every type mistake into a located error.
-struct YAMLReader {
-    let file: String
+public struct YAMLReader {
+    public let file: String
 
-    func error(_ node: Node?, _ problem: String) -> RulesFileError {
+    public init(file: String) {
+        self.file = file
+    }
+
+    public func error(_ node: Node?, _ problem: String) -> RulesFileError {
         RulesFileError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: problem)
     }
 
-    func compose(_ text: String) throws -> Node {
+    public func compose(_ text: String) throws -> Node {
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw RulesFileError(file: file, line: 1, problem: "the file is empty")
@@ -51,7 +55,7 @@ struct YAMLReader {
     }
 
     /// A mapping whose keys are all among `allowed`; unknown keys are errors (a typo must not be ignored).
-    func mapping(_ node: Node, _ what: String, allowed: Set<String>) throws -> [String: Node] {
+    public func mapping(_ node: Node, _ what: String, allowed: Set<String>) throws -> [String: Node] {
         guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping (key: value lines)") }
         var result: [String: Node] = [:]
         for (key, value) in mapping {
@@ -66,23 +70,23 @@ struct YAMLReader {
         return result
     }
 
-    func string(_ node: Node, _ what: String) throws -> String {
+    public func string(_ node: Node, _ what: String) throws -> String {
         guard let scalar = node.scalar else { throw error(node, "\(what) must be a single value, not a list or mapping") }
         return scalar.string
     }
 
-    func nonEmptyString(_ node: Node, _ what: String) throws -> String {
+    public func nonEmptyString(_ node: Node, _ what: String) throws -> String {
         let value = try string(node, what)
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw error(node, "\(what) is empty") }
         return value
     }
 
-    func number(_ node: Node, _ what: String) throws -> Double {
+    public func number(_ node: Node, _ what: String) throws -> Double {
         guard let value = Double(try string(node, what)) else { throw error(node, "\(what) must be a number") }
         return value
     }
 
-    func bool(_ node: Node, _ what: String) throws -> Bool {
+    public func bool(_ node: Node, _ what: String) throws -> Bool {
         switch try string(node, what) {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
@@ -90,18 +94,18 @@ struct YAMLReader {
         }
     }
 
-    func stringList(_ node: Node, _ what: String) throws -> [String] {
+    public func stringList(_ node: Node, _ what: String) throws -> [String] {
         if node.scalar != nil { return [try string(node, what)] }
         guard let sequence = node.sequence else { throw error(node, "\(what) must be a list") }
         return try sequence.map { try string($0, "an entry of \(what)") }
     }
 
-    func list(_ node: Node, _ what: String) throws -> [Node] {
+    public func list(_ node: Node, _ what: String) throws -> [Node] {
         guard let sequence = node.sequence else { throw error(node, "\(what) must be a list") }
         return Array(sequence)
     }
 
-    func enumValue<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as type: T.Type) throws -> T where T.RawValue == String {
+    public func enumValue<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as type: T.Type) throws -> T where T.RawValue == String {
         let raw = try string(node, what)
         guard let value = T(rawValue: raw) else {
             let choices = T.allCases.map(\.rawValue).joined(separator: ", ")

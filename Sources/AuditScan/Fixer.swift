@@ -48,10 +48,10 @@ public struct Fixer {
         public let remaining: [Finding]
     }
 
-    public let scanner: Scanner
+    public let scanner: ProjectScanner
     public let options: Options
 
-    public init(scanner: Scanner, options: Options) {
+    public init(scanner: ProjectScanner, options: Options) {
         self.scanner = scanner
         self.options = options
     }
@@ -64,7 +64,7 @@ public struct Fixer {
         var remaining: [Finding] = []
         for file in scanned {
             guard let source = file.source else { continue }
-            let findings = RuleEngine.resolve(file.analysis, in: context)
+            let findings = scanner.engine.resolve(file.analysis, in: context)
             guard findings.contains(where: isApplicable) else {
                 remaining += findings
                 continue
@@ -92,7 +92,7 @@ public struct Fixer {
 
     /// Rewrites one file in memory, pass after pass, checking each pass re-parses with no new error.
     private func fix(
-        _ file: Scanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
+        _ file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
     ) -> (FileResult, [Finding]) {
         let original = source.bytes
         let allowedErrors = file.analysis.syntaxErrors.count
@@ -122,7 +122,7 @@ public struct Fixer {
             }
             for finding in selected { editsByRule[finding.ruleId, default: 0] += 1 }
             current = next
-            currentFindings = RuleEngine.resolve(analysis, in: context)
+            currentFindings = scanner.engine.resolve(analysis, in: context)
         }
         return refuse("rewrite did not settle after \(options.maximumPasses) passes", currentFindings.first(where: isApplicable) ?? findings[0])
     }

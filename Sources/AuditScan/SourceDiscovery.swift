@@ -27,10 +27,17 @@ public struct SourceDiscovery {
 
     public let currentDirectory: String
     public let honourGitignore: Bool
+    /// Decides about each walked file (absolute path): the configuration's include and exclude globs.
+    /// Files named on the command line are not asked.
+    public let admits: @Sendable (String) -> Bool
 
-    public init(currentDirectory: String = FileManager.default.currentDirectoryPath, honourGitignore: Bool = true) {
+    public init(
+        currentDirectory: String = FileManager.default.currentDirectoryPath, honourGitignore: Bool = true,
+        admits: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) {
         self.currentDirectory = currentDirectory
         self.honourGitignore = honourGitignore
+        self.admits = admits
     }
 
     public struct Result {
@@ -114,14 +121,14 @@ public struct SourceDiscovery {
                     continue
                 }
                 walk(directory: path, relative: relativePath, ancestors: ancestors + [real], ignored: ignored, base: base, seen: &seen, into: &result)
-            } else if name.hasSuffix(".swift"), !ignored.contains(relativePath) {
+            } else if name.hasSuffix(".swift"), !ignored.contains(relativePath), admits(path) {
                 guard seen.insert(realPath(path)).inserted else { continue }
                 result.files.append(SourceFileReference(absolutePath: path, displayPath: display(path, base: base)))
             }
         }
     }
 
-    func absolutePath(_ path: String) -> String {
+    public func absolutePath(_ path: String) -> String {
         let joined = path.hasPrefix("/") ? path : currentDirectory + "/" + path
         return URL(fileURLWithPath: joined).standardizedFileURL.path
     }

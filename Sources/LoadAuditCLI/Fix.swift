@@ -42,21 +42,15 @@ struct Fix: ParsableCommand {
     @Flag(help: "Also apply unsafe replacements (each needs a human glance: review the diff).")
     var unsafe = false
 
-    @OptionGroup var ruleOptions: RuleOptions
-
-    @Flag(name: .customLong("no-gitignore"), help: "Fix files even when .gitignore ignores them.")
-    var noGitignore = false
+    @OptionGroup var project: ProjectOptions
 
     @Option(help: "Colour in the diff: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
     func run() throws {
-        let terminal = CurrentTerminal.terminal
-        let scanner = Scanner(
-            engine: RuleEngine(ruleSet: try ruleOptions.loadRuleSet()),
-            discovery: SourceDiscovery(currentDirectory: terminal.currentDirectory, honourGitignore: !noGitignore)
-        )
-        let fixer = Fixer(scanner: scanner, options: Fixer.Options(classes: unsafe ? [.safe, .unsafe] : [.safe], dryRun: dryRun))
+        let session = try Session(project, paths: paths)
+        let terminal = session.terminal
+        let fixer = Fixer(scanner: session.scanner, options: Fixer.Options(classes: unsafe ? [.safe, .unsafe] : [.safe], dryRun: dryRun))
         let run: Fixer.Run
         do {
             run = try fixer.run(paths)

@@ -29,6 +29,8 @@ public struct LoadAudit: ParsableCommand {
           loadaudit scan --rule raw-progress-view Sources/Features
           loadaudit fix --dry-run ./App             Show the safe rewrites as a unified diff
           loadaudit fix ./App                       Apply them (--unsafe for the ones that need a glance)
+          loadaudit baseline .                      Accept today's findings; CI then fails only on new ones
+          loadaudit scan --baseline .loadaudit-baseline.json --format sarif --output loadaudit.sarif .
           loadaudit rules                           List the rules, their fix class and replacement
           loadaudit syntax View.swift               Print the syntax tree (for rule authors)
 
@@ -38,7 +40,7 @@ public struct LoadAudit: ParsableCommand {
           2  bad usage, a bad rules file, or an input path that cannot be read
         """,
         version: loadauditVersion,
-        subcommands: [Scan.self, Fix.self, Rules.self, Syntax.self],
+        subcommands: [Scan.self, Fix.self, Baseline.self, Rules.self, Syntax.self],
         defaultSubcommand: Scan.self
     )
 

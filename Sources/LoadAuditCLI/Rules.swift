@@ -16,11 +16,12 @@ struct Rules: ParsableCommand {
         """
     )
 
-    @OptionGroup var ruleOptions: RuleOptions
+    @OptionGroup var project: ProjectOptions
 
     func run() throws {
-        let ruleSet = try ruleOptions.loadRuleSet()
-        let terminal = CurrentTerminal.terminal
+        let session = try Session(project, paths: [])
+        let ruleSet = session.ruleSet
+        let terminal = session.terminal
         let idWidth = ruleSet.rules.map(\.id.count).max() ?? 0
         for rule in ruleSet.rules {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
@@ -55,7 +56,7 @@ struct Syntax: ParsableCommand {
         let terminal = CurrentTerminal.terminal
         let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
         let source: SourceText
-        switch SourceReader.read(path, maximumSize: AuditScan.Scanner.maximumFileSize) {
+        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
         case .success(let text): source = text
         case .failure(let failure):
             throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditBaseline
 import AuditModel
 import AuditReport
 import AuditRules
@@ -6,9 +7,8 @@ import AuditScan
 import Foundation
 import TreeSitter
 
-enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
-    case text, json
-}
+extension ReportFormat: ExpressibleByArgument {}
+extension ColourChoice: ExpressibleByArgument {}
 
 /// The lowest severity that makes the run fail, or `never`.
 enum FailOn: String, CaseIterable, ExpressibleByArgument {
@@ -17,114 +17,167 @@ enum FailOn: String, CaseIterable, ExpressibleByArgument {
     var threshold: Severity? { Severity(rawValue: rawValue) }
 }
 
-extension ColourChoice: ExpressibleByArgument {}
-
-/// Options shared by every command that runs rules.
-struct RuleOptions: ParsableArguments {
-    @Option(name: .customLong("rules"), help: ArgumentHelp(
-        "A rules file to use instead of the built-in loading-migration rules (repeat to merge several).",
-        valueName: "file"))
-    var rulesFiles: [String] = []
-
-    @Option(name: .customLong("rule"), help: ArgumentHelp("Run only this rule (repeatable).", valueName: "id"))
-    var ruleIds: [String] = []
-
-    func loadRuleSet() throws -> RuleSet {
-        do {
-            let base = rulesFiles.isEmpty ? RuleSet.builtIn() : try RuleSet.load(files: rulesFiles.map(absolute))
-            return try base.selecting(ruleIds)
-        } catch let error as RulesFileError {
-            throw CommandFailure(message: error.description)
-        }
-    }
-
-    private func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : CurrentTerminal.terminal.currentDirectory + "/" + path
-    }
-}
-
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Report deprecated loading indicators and their replacements.",
         discussion: """
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
-        Carthage, DerivedData, .swiftpm and SourcePackages, and what .gitignore ignores inside a git work tree.
-        A file named on the command line is always scanned.
+        Carthage, DerivedData, .swiftpm and SourcePackages, what .gitignore ignores inside a git work tree,
+        and what .loadaudit.yml excludes. A file named on the command line is always scanned.
 
         Each finding has a fix class: safe (mechanical rewrite), unsafe (needs a human glance) or manual
         (no automatic rewrite). Paths in reports are relative to the scanned folder (to the current folder
         when several paths are given); lines and columns are 1-based, columns count characters.
 
+        IN CI: only new findings fail. With --baseline FILE (written by `loadaudit baseline`), findings
+        already in it are reported as existing and do not fail; baseline entries whose usage is gone are
+        reported as fixed (--strict-baseline makes them fail too, until the baseline is ratcheted down).
+        With --diff-base REF, only findings on lines added or changed since the merge base with REF fail.
+
+        FORMATS: text (people), json (tools; stable), sarif (GitHub code scanning and other CI systems),
+        github (pull-request annotations), xcode (Run Script build phase), junit (test reports),
+        markdown ($GITHUB_STEP_SUMMARY, PR comments). --output FILE writes the report to FILE and a
+        short summary to the terminal. SARIF and github paths are relative to the current folder: run
+        from the repository root.
+
+        SUPPRESSIONS: `// loadaudit:ignore raw-progress-view - reason` on the line before a use or at the
+        end of its line; `// loadaudit:ignore-file loading-dots` anywhere in a file. A suppression that
+        silences nothing is reported as unused-suppression.
+
         EXAMPLES
           loadaudit scan ./App
           loadaudit scan --format json ./App > loadaudit.json
+          loadaudit scan --baseline .loadaudit-baseline.json --format sarif --output loadaudit.sarif .
+          loadaudit scan --diff-base origin/main --format github .
           loadaudit scan --rules design-system.yml --fail-on error Sources
-          loadaudit scan --rule raw-progress-view --rule themed-spinner App/Features/Games
         """
     )
 
     @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))
     var paths: [String] = []
 
-    @Option(help: "Report format: text (for people) or json (stable, for tools).")
+    @Option(help: "Report format: text, json, sarif, github, xcode, junit or markdown.")
     var format: ReportFormat = .text
 
-    @OptionGroup var ruleOptions: RuleOptions
+    @Option(help: ArgumentHelp("Write the report to this file; the terminal gets a one-line summary.", valueName: "file"))
+    var output: String?
 
-    @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding has at least this severity: note, warning, error, or never.")
-    var failOn: FailOn = .warning
+    @OptionGroup var project: ProjectOptions
+
+    @Option(help: ArgumentHelp("A baseline file: its findings are existing and do not fail the run.", valueName: "file"))
+    var baseline: String?
+
+    @Flag(name: .customLong("strict-baseline"), help: "Also fail when baseline entries are fixed, until the baseline is ratcheted down.")
+    var strictBaseline = false
+
+    @Option(name: .customLong("diff-base"), help: ArgumentHelp("Only findings on lines added or changed since the merge base with this git ref fail.", valueName: "ref"))
+    var diffBase: String?
+
+    @Option(name: .customLong("fail-on"), help: "Exit 1 when a new finding has at least this severity: note, warning, error, or never (default: warning, or the configuration's).")
+    var failOn: FailOn?
 
     @Option(help: "Files parsed in parallel (default: the number of cores).")
     var jobs: Int?
-
-    @Flag(name: .customLong("no-gitignore"), help: "Scan files even when .gitignore ignores them.")
-    var noGitignore = false
 
     @Option(help: "Colour in text output: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if strictBaseline, baseline == nil { /* the configuration may name one: checked in run() */ }
     }
 
     func run() throws {
-        let terminal = CurrentTerminal.terminal
-        let ruleSet = try ruleOptions.loadRuleSet()
-        let scanner = Scanner(
-            engine: RuleEngine(ruleSet: ruleSet),
-            discovery: SourceDiscovery(currentDirectory: terminal.currentDirectory, honourGitignore: !noGitignore),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        )
-        let result: ScanResult
-        do {
-            result = try scanner.scan(paths)
-        } catch let error as InputPathError {
-            throw CommandFailure(message: error.description)
-        } catch let error as TreeSitterError {
-            throw CommandFailure(message: error.description)
+        let session = try Session(project, paths: paths, jobs: jobs)
+        let terminal = session.terminal
+        var result = try session.scan(paths)
+
+        var baselinePath = baseline.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.config?.baseline
+        if baseline == nil, let configured = baselinePath, !FileManager.default.fileExists(atPath: configured) {
+            terminal.warning("the configuration names the baseline \(configured), which does not exist yet: every finding is new (create it with `loadaudit baseline`)")
+            baselinePath = nil
         }
-        for problem in result.problems {
-            terminal.warning(problem.summary)
+        if strictBaseline, baselinePath == nil {
+            throw CommandFailure(message: "--strict-baseline needs a baseline (--baseline FILE, or `baseline:` in .loadaudit.yml)")
         }
-        if result.filesScanned == 0 && result.problems.isEmpty {
-            terminal.warning("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
-        }
-        switch format {
-        case .json:
-            terminal.write(JSONReport.render(result, toolVersion: loadauditVersion))
-        case .text:
-            var cache: [String: SourceText] = [:]
-            let report = TextReport(colour: terminal.wantsColour(color)) { file, line in
-                guard let path = result.absolutePaths[file] else { return nil }
-                if cache[path] == nil, case .success(let source) = SourceReader.read(path, maximumSize: Scanner.maximumFileSize) {
-                    cache[path] = source
-                }
-                return cache[path]?.lineText(line)
+        if let baselinePath {
+            do {
+                let file = try BaselineFile.read(baselinePath)
+                let folder = (baselinePath as NSString).deletingLastPathComponent
+                result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder)
+            } catch let error as BaselineError {
+                throw CommandFailure(message: error.description)
             }
-            terminal.write(report.render(result))
         }
-        if let threshold = failOn.threshold, result.findings.contains(where: { $0.severity >= threshold }) {
+        if let diffBase {
+            do {
+                let folder = SourceDiscovery(currentDirectory: terminal.currentDirectory).absolutePath(paths.first ?? ".")
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
+                let changes = try GitChanges.since(diffBase, in: isDirectory.boolValue ? folder : (folder as NSString).deletingLastPathComponent)
+                changes.classify(&result.findings, absolutePaths: result.absolutePaths)
+            } catch let error as GitChangesError {
+                throw CommandFailure(message: error.description)
+            }
+        }
+
+        let context = ReportContext(
+            result: result,
+            rules: session.ruleSet.rules.map(\.description) + [RuleDescription(
+                id: UnusedSuppressionRule.id, severity: session.ruleSet.unusedSuppressionSeverity ?? .warning, fix: .manual,
+                message: UnusedSuppressionRule.message, help: "A loadaudit:ignore comment that silences nothing, or names no rule.", helpURI: nil)],
+            toolVersion: loadauditVersion,
+            currentDirectory: terminal.currentDirectory,
+            comparesToBaseline: baselinePath != nil || diffBase != nil,
+            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(paths.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) }
+        )
+        var cache: [String: SourceText] = [:]
+        let lines: TextReport.LineProvider = { file, line in
+            guard let path = result.absolutePaths[file] else { return nil }
+            if cache[path] == nil, case .success(let source) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
+                cache[path] = source
+            }
+            return cache[path]?.lineText(line)
+        }
+        if let output {
+            let report = format.render(context, colour: false, lines: lines)
+            let path = output.hasPrefix("/") ? output : terminal.currentDirectory + "/" + output
+            do {
+                try Data(report.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw CommandFailure(message: "\(output): cannot write the report (\(error.localizedDescription))")
+            }
+            terminal.write(oneLineSummary(result, comparesToBaseline: context.comparesToBaseline) + " Report: \(output)\n")
+        } else {
+            terminal.write(format.render(context, colour: terminal.wantsColour(color), lines: lines))
+        }
+
+        let threshold = (failOn ?? session.config?.failOn.map { $0.map { FailOn(rawValue: $0.rawValue)! } ?? .never } ?? .warning).threshold
+        let failingNew = threshold.map { limit in result.newFindings.contains { $0.severity >= limit } } ?? false
+        if failingNew || (strictBaseline && !result.staleEntries.isEmpty) {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
+    }
+
+    private func oneLineSummary(_ result: ScanResult, comparesToBaseline: Bool) -> String {
+        let new = result.newFindings.count
+        if comparesToBaseline {
+            return "loadaudit: \(new) new, \(result.findings.count - new) existing, \(result.staleEntries.count) fixed since the baseline (\(result.filesScanned) files)."
+        }
+        return "loadaudit: \(result.findings.count) findings in \(result.filesScanned) files."
+    }
+
+    private func relativeToCurrent(_ path: String, _ terminal: Terminal) -> String {
+        RelativePath.from(terminal.currentDirectory, to: path)
+    }
+}
+
+func shellQuoted(_ text: String) -> String {
+    text.range(of: #"^[A-Za-z0-9_./=:@%+-]+$"#, options: .regularExpression) != nil ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+extension Rule {
+    var description: RuleDescription {
+        RuleDescription(id: id, severity: severity, fix: fix, message: message, help: help, helpURI: helpURI)
     }
 }

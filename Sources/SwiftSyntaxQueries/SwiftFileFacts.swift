@@ -74,6 +74,27 @@ public enum SwiftDeclarations {
         declaration.children.contains { !$0.isNamed && $0.type == "extension" }
     }
 
+    /// The declarations around `node`, outermost first, joined with dots: `GamesHistoryView.body`.
+    public static func scopePath(of node: Node) -> String {
+        var names: [String] = []
+        for ancestor in node.ancestors {
+            switch ancestor.type {
+            case "class_declaration", "protocol_declaration":
+                if let name = declaredName(of: ancestor) { names.append(name.text) }
+            case "function_declaration":
+                if let name = ancestor.namedChildren.first(where: { $0.type == "simple_identifier" }) { names.append(name.text) }
+            case "property_declaration":
+                let pattern = ancestor.namedChildren.first { $0.type == "pattern" }
+                if let name = pattern?.namedChildren.first(where: { $0.type == "simple_identifier" }) ?? pattern { names.append(name.text) }
+            case "init_declaration":
+                names.append("init")
+            default:
+                break
+            }
+        }
+        return names.reversed().joined(separator: ".")
+    }
+
     /// The names of the type declarations that enclose `node`, innermost first.
     public static func enclosingTypeNames(of node: Node) -> [String] {
         node.ancestors.compactMap { ancestor in

@@ -88,7 +88,7 @@ final class FixPropertyTests: XCTestCase {
     }
 
     func fixer(_ classes: Set<FixClass>, dryRun: Bool) -> Fixer {
-        let scanner = Scanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: 1)
+        let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: 1)
         return Fixer(scanner: scanner, options: Fixer.Options(classes: classes, dryRun: dryRun))
     }
 

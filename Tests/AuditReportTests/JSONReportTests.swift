@@ -12,7 +12,7 @@ final class JSONReportTests: XCTestCase {
 
     func testTopLevelShape() throws {
         let document = try parsed()
-        XCTAssertEqual(Set(document.keys), ["version", "tool", "findings", "problems", "summary"])
+        XCTAssertEqual(Set(document.keys), ["version", "tool", "findings", "problems", "stale", "summary"])
         XCTAssertEqual(document["version"] as? Int, 1)
         let tool = try XCTUnwrap(document["tool"] as? [String: Any])
         XCTAssertEqual(Set(tool.keys), ["name", "version"])
@@ -25,6 +25,7 @@ final class JSONReportTests: XCTestCase {
         XCTAssertEqual(findings.count, 3)
         let keys: Set<String> = [
             "ruleId", "severity", "file", "line", "column", "endLine", "endColumn", "symbol", "message", "replacement", "fix",
+            "baseline", "fingerprint",
         ]
         for finding in findings {
             XCTAssertEqual(Set(finding.keys), keys)
@@ -70,7 +71,7 @@ final class JSONReportTests: XCTestCase {
 
     func testSummaryCountsFilesFindingsRulesAndParseErrors() throws {
         let summary = try XCTUnwrap(try parsed()["summary"] as? [String: Any])
-        XCTAssertEqual(Set(summary.keys), ["filesScanned", "findings", "byRule", "parseErrors"])
+        XCTAssertEqual(Set(summary.keys), ["filesScanned", "findings", "byRule", "parseErrors", "new", "existing", "fixedSinceBaseline"])
         XCTAssertEqual(summary["filesScanned"] as? Int, 5)
         XCTAssertEqual(summary["findings"] as? Int, 3)
         XCTAssertEqual(summary["parseErrors"] as? Int, 1)

@@ -13,7 +13,7 @@ enum RuleHarness {
         let analyses = try files.keys.sorted().map { name in
             engine.analyze(tree: try parser.parse(files[name]!), file: name)
         }
-        return RuleEngine.resolve(analyses)
+        return engine.resolve(analyses)
     }
 
     static func findings(_ source: String, rules: RuleSet = builtIn) throws -> [Finding] {

@@ -31,7 +31,7 @@ final class ScannerTests: XCTestCase {
     }
 
     func scan(_ paths: [String]? = nil, jobs: Int = 2, gitignore: Bool = true) throws -> ScanResult {
-        let scanner = Scanner(
+        let scanner = ProjectScanner(
             engine: RuleEngine(ruleSet: .builtIn()),
             discovery: SourceDiscovery(currentDirectory: root.path, honourGitignore: gitignore),
             jobs: jobs
@@ -133,7 +133,7 @@ final class ScannerTests: XCTestCase {
     }
 
     func testAFileOverTheSizeLimitIsSkippedWithAReason() throws {
-        let big = Data(repeating: UInt8(ascii: " "), count: Scanner.maximumFileSize + 1)
+        let big = Data(repeating: UInt8(ascii: " "), count: ProjectScanner.maximumFileSize + 1)
         try write("Huge.swift", big)
         let result = try scan()
         XCTAssertEqual(result.problems.map(\.kind), [.tooLarge])

@@ -5,7 +5,7 @@ import Foundation
 import TreeSitter
 
 /// Runs the rules over source trees: discover files, read and parse each, match, settle across files.
-public struct Scanner {
+public struct ProjectScanner {
     public let engine: RuleEngine
     public let discovery: SourceDiscovery
     /// How many files are parsed at once (one parser per worker).
@@ -55,11 +55,11 @@ public struct Scanner {
         }
         problems.sort { ($0.file.utf8.lexicographicallyPrecedes($1.file.utf8)) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
         let result = ScanResult(
-            findings: RuleEngine.resolve(analyses),
+            findings: engine.resolve(analyses),
             problems: problems,
             filesScanned: analyses.count,
             filesWithParseErrors: filesWithParseErrors,
-            ruleIds: engine.ruleSet.rules.map(\.id),
+            ruleIds: engine.ruleSet.rules.map(\.id) + (engine.ruleSet.unusedSuppressionSeverity == nil ? [] : [UnusedSuppressionRule.id]),
             absolutePaths: Dictionary(discovered.files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
         )
         return (result, scannedFiles)

@@ -1,0 +1,110 @@
+import AuditModel
+import Foundation
+
+/// Why a baseline file cannot be used.
+public struct BaselineError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    public let problem: String
+
+    public var description: String { "\(file): \(problem)" }
+}
+
+/// The accepted findings of a codebase (`.loadaudit-baseline.json`): sorted, pretty, stable, meant to
+/// be reviewed in pull requests. Paths are relative to the baseline's folder, so the file means the
+/// same wherever the scan runs from. No line numbers and no timestamps: it changes only when findings do.
+public struct BaselineFile: Codable, Equatable {
+    public static let defaultName = ".loadaudit-baseline.json"
+
+    public struct Entry: Codable, Hashable, Comparable {
+        public let ruleId: String
+        public let file: String
+        public let fingerprint: String
+        /// The code, for the reviewer; not used for matching.
+        public let snippet: String
+
+        public static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.file, lhs.ruleId, lhs.fingerprint) < (rhs.file, rhs.ruleId, rhs.fingerprint)
+        }
+    }
+
+    public var version: Int
+    public var tool: String
+    public var findings: [Entry]
+
+    public init(entries: [Entry]) {
+        version = 1
+        tool = "loadaudit"
+        findings = entries.sorted()
+    }
+
+    /// The baseline of `findings` (fingerprinted), with paths made relative to `folder`.
+    public init(findings: [Finding], absolutePaths: [String: String], folder: String) {
+        self.init(entries: findings.map { finding in
+            Entry(ruleId: finding.ruleId, file: RelativePath.from(folder, to: absolutePaths[finding.file] ?? finding.file),
+                  fingerprint: finding.fingerprint, snippet: finding.snippet)
+        })
+    }
+
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    public static func read(_ path: String) throws -> BaselineFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BaselineError(file: path, problem: FileManager.default.fileExists(atPath: path)
+                ? "cannot read the baseline" : "no such baseline (create it with `loadaudit baseline`)")
+        }
+        let baseline: BaselineFile
+        do {
+            baseline = try JSONDecoder().decode(BaselineFile.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) {
+            throw BaselineError(file: path, problem: "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))")
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw BaselineError(file: path, problem: "missing '\(key.stringValue)' at \(codingPath(context.codingPath))")
+        } catch DecodingError.typeMismatch(_, let context) {
+            throw BaselineError(file: path, problem: "wrong type at \(codingPath(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw BaselineError(file: path, problem: "not a loadaudit baseline (\(error))")
+        }
+        guard baseline.version == 1 else {
+            throw BaselineError(file: path, problem: "unsupported baseline version \(baseline.version) (this loadaudit reads version 1)")
+        }
+        return baseline
+    }
+
+    private static func codingPath(_ path: [CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    /// Marks each finding new or existing, and returns the entries no finding matched.
+    public func compare(_ findings: inout [Finding], absolutePaths: [String: String], folder: String) -> [StaleEntry] {
+        func key(_ ruleId: String, _ file: String, _ fingerprint: String) -> String {
+            [ruleId, file, fingerprint].joined(separator: "\u{1F}")
+        }
+        var unmatched = Dictionary(self.findings.map { (key($0.ruleId, $0.file, $0.fingerprint), $0) }, uniquingKeysWith: { first, _ in first })
+        for index in findings.indices {
+            let finding = findings[index]
+            let file = RelativePath.from(folder, to: absolutePaths[finding.file] ?? finding.file)
+            if unmatched.removeValue(forKey: key(finding.ruleId, file, finding.fingerprint)) != nil {
+                findings[index].baseline = .existing
+            }
+        }
+        return unmatched.values.sorted().map { StaleEntry(ruleId: $0.ruleId, file: $0.file, fingerprint: $0.fingerprint, snippet: $0.snippet) }
+    }
+}
+
+/// Relative paths between absolute ones, with `..` where needed.
+public enum RelativePath {
+    public static func from(_ folder: String, to path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let base = URL(fileURLWithPath: folder).standardizedFileURL.pathComponents
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < target.count, base[common] == target[common] { common += 1 }
+        let ups = Array(repeating: "..", count: base.count - common)
+        return (ups + target[common...]).joined(separator: "/")
+    }
+}

@@ -1,0 +1,138 @@
+import AuditModel
+import Foundation
+
+/// GitHub Actions workflow commands: each new finding becomes an annotation on the pull request.
+/// Existing (baselined) findings are not annotated: they would bury the new ones.
+public enum GitHubReport {
+    public static func render(_ context: ReportContext) -> String {
+        var output = ""
+        for finding in context.newFindings {
+            let command: String
+            switch finding.severity {
+            case .error: command = "error"
+            case .warning: command = "warning"
+            case .note: command = "notice"
+            }
+            let properties = [
+                "file=\(property(context.pathFromCurrentDirectory(finding)))",
+                "line=\(finding.start.line)", "col=\(finding.start.column)",
+                "endLine=\(finding.end.line)", "endColumn=\(finding.end.column)",
+                "title=\(property("loadaudit \(finding.ruleId)"))",
+            ].joined(separator: ",")
+            var message = finding.message
+            if let replacement = finding.replacement { message += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
+            output += "::\(command) \(properties)::\(data(message))\n"
+        }
+        return output
+    }
+
+    /// Workflow-command escaping: `%`, CR and LF in data; also `:` and `,` in properties.
+    static func data(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func property(_ text: String) -> String {
+        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+/// Lines Xcode shows as issues when printed by a Run Script build phase.
+public enum XcodeReport {
+    public static func render(_ context: ReportContext) -> String {
+        context.newFindings.map { finding in
+            let kind = finding.severity == .note ? "note" : finding.severity.rawValue
+            var message = finding.message
+            if let replacement = finding.replacement { message += " Replace with: \(replacement)" }
+            return "\(context.absolutePath(finding)):\(finding.start.line):\(finding.start.column): \(kind): \(message) [\(finding.ruleId)]\n"
+        }.joined()
+    }
+}
+
+/// JUnit XML: one test case per finding; new findings fail, existing ones are skipped.
+public enum JUnitReport {
+    public static func render(_ context: ReportContext) -> String {
+        let findings = context.result.findings
+        let failures = context.newFindings.count
+        var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        output += "<testsuites name=\"loadaudit\" tests=\"\(findings.count)\" failures=\"\(failures)\" skipped=\"\(findings.count - failures)\">\n"
+        output += "  <testsuite name=\"loadaudit\" tests=\"\(findings.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(findings.count - failures)\">\n"
+        for finding in findings {
+            let name = "\(finding.ruleId) at \(finding.file):\(finding.start.line):\(finding.start.column)"
+            output += "    <testcase classname=\"\(escape(finding.file))\" name=\"\(escape(name))\""
+            output += " file=\"\(escape(finding.file))\" line=\"\(finding.start.line)\">\n"
+            if finding.baseline == .new {
+                var body = finding.message
+                if let replacement = finding.replacement { body += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
+                output += "      <failure type=\"\(escape(finding.ruleId))\" message=\"\(escape(finding.message))\">\(escape(body))</failure>\n"
+            } else {
+                output += "      <skipped message=\"in the baseline\"/>\n"
+            }
+            output += "    </testcase>\n"
+        }
+        output += "  </testsuite>\n</testsuites>\n"
+        return output
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n", "\t", "\r": result += "&#\(scalar.value);"
+            default:
+                // XML 1.0 forbids most control characters, even escaped.
+                if scalar.value < 0x20 { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+/// A Markdown summary for `$GITHUB_STEP_SUMMARY` or a pull-request comment: counts per rule, then a
+/// table per rule.
+public enum MarkdownReport {
+    public static func render(_ context: ReportContext) -> String {
+        let findings = context.result.findings
+        let newCount = context.newFindings.count
+        var output = "## loadaudit: \(findings.count) deprecated loading indicator\(findings.count == 1 ? "" : "s")"
+        output += context.comparesToBaseline ? ", \(newCount) new\n\n" : "\n\n"
+        if findings.isEmpty {
+            output += "No deprecated loading indicators in \(context.result.filesScanned) files.\n"
+            return output
+        }
+        let grouped = Dictionary(grouping: findings, by: \.ruleId)
+        let order = context.result.ruleIds.filter { grouped[$0] != nil } + grouped.keys.filter { !context.result.ruleIds.contains($0) }.sorted()
+        output += "| Rule | Findings | New | Existing | Safe | Unsafe | Manual |\n|---|---:|---:|---:|---:|---:|---:|\n"
+        for id in order {
+            let items = grouped[id] ?? []
+            let new = items.filter { $0.baseline == .new }.count
+            func count(_ fix: FixClass) -> Int { items.filter { $0.fix == fix }.count }
+            output += "| `\(id)` | \(items.count) | \(new) | \(items.count - new) | \(count(.safe)) | \(count(.unsafe)) | \(count(.manual)) |\n"
+        }
+        if !context.result.staleEntries.isEmpty {
+            output += "\n\(context.result.staleEntries.count) baseline entries were fixed since the baseline"
+            output += context.ratchetCommand.map { ": ratchet it down with `\($0)`.\n" } ?? ".\n"
+        }
+        for id in order {
+            let items = grouped[id] ?? []
+            output += "\n### `\(id)`\n\n"
+            if let rule = context.rule(id) { output += "\(cell(rule.message))\n\n" }
+            output += "| | Location | Fix | Replacement |\n|---|---|---|---|\n"
+            for finding in items {
+                let marker = finding.baseline == .new ? "**new**" : "existing"
+                let replacement = finding.replacement.map { "`\(cell($0))`" } ?? "by hand"
+                output += "| \(marker) | `\(cell(finding.file)):\(finding.start.line)` | \(finding.fix.rawValue) | \(replacement) |\n"
+            }
+        }
+        return output
+    }
+
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,67 @@
+import AuditModel
+import Foundation
+
+/// Everything a report may show, gathered once; every format is a pure function of it.
+public struct ReportContext {
+    public let result: ScanResult
+    public let rules: [RuleDescription]
+    public let toolVersion: String
+    /// Formats read by CI systems (SARIF, GitHub) name files relative to the directory loadaudit ran
+    /// in: run it from the repository root.
+    public let currentDirectory: String
+    /// Whether a baseline or a diff base split findings into new and existing.
+    public let comparesToBaseline: Bool
+    /// The command that shrinks the baseline to what is left, for stale entries.
+    public let ratchetCommand: String?
+
+    public init(
+        result: ScanResult, rules: [RuleDescription], toolVersion: String, currentDirectory: String,
+        comparesToBaseline: Bool = false, ratchetCommand: String? = nil
+    ) {
+        self.result = result
+        self.rules = rules
+        self.toolVersion = toolVersion
+        self.currentDirectory = currentDirectory
+        self.comparesToBaseline = comparesToBaseline
+        self.ratchetCommand = ratchetCommand
+    }
+
+    public var newFindings: [Finding] { result.findings.filter { $0.baseline == .new } }
+    public var existingFindings: [Finding] { result.findings.filter { $0.baseline == .existing } }
+
+    /// The file's path relative to the current directory (absolute when outside it).
+    public func pathFromCurrentDirectory(_ finding: Finding) -> String {
+        pathFromCurrentDirectory(finding.file)
+    }
+
+    public func pathFromCurrentDirectory(_ file: String) -> String {
+        guard let absolute = result.absolutePaths[file] else { return file }
+        let prefix = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    public func absolutePath(_ finding: Finding) -> String {
+        result.absolutePaths[finding.file] ?? URL(fileURLWithPath: currentDirectory).appendingPathComponent(finding.file).path
+    }
+
+    public func rule(_ id: String) -> RuleDescription? {
+        rules.first { $0.id == id }
+    }
+}
+
+/// The report formats, each for a reader: people, tools, CI systems, Xcode.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case text, json, sarif, github, xcode, junit, markdown
+
+    public func render(_ context: ReportContext, colour: Bool = false, lines: @escaping TextReport.LineProvider = { _, _ in nil }) -> String {
+        switch self {
+        case .text: return TextReport(colour: colour, lines: lines).render(context)
+        case .json: return JSONReport.render(context)
+        case .sarif: return SARIFReport.render(context)
+        case .github: return GitHubReport.render(context)
+        case .xcode: return XcodeReport.render(context)
+        case .junit: return JUnitReport.render(context)
+        case .markdown: return MarkdownReport.render(context)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import AuditBaseline
+import AuditModel
+import Foundation
+
+struct Baseline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record today's findings as accepted, so CI fails only on new ones.",
+        discussion: """
+        Writes every current finding to a baseline file (default: the `baseline:` of .loadaudit.yml, else
+        .loadaudit-baseline.json in the scanned folder). The file is sorted, pretty and stable: it holds
+        rule ids, paths relative to its own folder and fingerprints, never line numbers or timestamps, so
+        it changes only when findings do, and reviews well in a pull request. A fingerprint survives lines
+        inserted or removed above a use, re-indentation, and other uses added or removed.
+
+        Re-run it after fixing usages to ratchet the baseline down (`scan` tells when entries are stale).
+
+        EXAMPLES
+          loadaudit baseline .
+          loadaudit baseline --output ci/loadaudit-baseline.json App
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Where to write the baseline.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() throws {
+        let session = try Session(project, paths: paths)
+        let terminal = session.terminal
+        let result = try session.scan(paths)
+        let path = output.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.defaultBaselinePath(for: paths)
+        let folder = (path as NSString).deletingLastPathComponent
+        let baseline = BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder)
+        let previous = try? BaselineFile.read(path)
+        do {
+            try Data(baseline.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure(message: "\(RelativePath.from(terminal.currentDirectory, to: path)): cannot write the baseline (\(error.localizedDescription))")
+        }
+        var message = "Wrote \(RelativePath.from(terminal.currentDirectory, to: path)): \(baseline.findings.count) findings"
+        if let previous {
+            let before = Set(previous.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
+            let after = Set(baseline.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
+            message += " (\(after.subtracting(before).count) added, \(before.subtracting(after).count) removed since the previous baseline)"
+        }
+        terminal.write(message + ".\n")
+    }
+}
