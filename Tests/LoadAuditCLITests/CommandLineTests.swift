@@ -152,3 +152,40 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(missing.1, "loadaudit: error: /no/such/path: no such file or directory\n")
     }
 }
+
+final class ConfigurationTests: XCTestCase {
+    let views = "import SwiftUI\nlet a = ProgressView()\nlet b = LoadingDots()\n"
+
+    func testTheNearestConfigurationShapesTheScan() throws {
+        let tree = try TemporaryTree([
+            ".loadaudit.yml": "exclude: [\"**/Generated/**\"]\nseverity:\n  loading-dots: off\n  raw-progress-view: note\nfail-on: warning\n",
+            "App/A.swift": views,
+            "App/Generated/B.swift": views,
+        ])
+        let run = CLIRun(["scan", "--format", "json", "App"], in: tree.path)
+        XCTAssertEqual(run.status, 0, "a note does not reach the failing severity")
+        XCTAssertTrue(run.output.contains("\"severity\" : \"note\""), run.output)
+        XCTAssertFalse(run.output.contains("loading-dots"))
+        XCTAssertFalse(run.output.contains("Generated"))
+        let ignored = CLIRun(["scan", "--no-config", "--format", "json", "App"], in: tree.path)
+        XCTAssertEqual(ignored.status, 1)
+        XCTAssertTrue(ignored.output.contains("Generated/B.swift"))
+    }
+
+    func testABadConfigurationIsAnErrorWithFileAndLine() throws {
+        let tree = try TemporaryTree([".loadaudit.yml": "fail-on: warning\nbaseline: x.json\nincludes: [App]\n", "A.swift": views])
+        let run = CLIRun(["scan", "."], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.errors.hasPrefix("loadaudit: error: \(tree.path)/.loadaudit.yml:3:1: unknown key 'includes'"), run.errors)
+        XCTAssertEqual(CLIRun(["scan", "--config", "missing.yml", "."], in: tree.path).status, 2)
+    }
+
+    func testTheConfiguredBaselineIsUsed() throws {
+        let tree = try TemporaryTree([".loadaudit.yml": "baseline: ci/baseline.json\n", "A.swift": views])
+        try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("ci"), withIntermediateDirectories: true)
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).output, "Wrote ci/baseline.json: 2 findings.\n")
+        XCTAssertEqual(CLIRun(["scan", "."], in: tree.path).status, 0)
+        try tree.write("B.swift", "import SwiftUI\nlet c = PlaceholderCard()\n")
+        XCTAssertEqual(CLIRun(["scan", "."], in: tree.path).status, 1)
+    }
+}

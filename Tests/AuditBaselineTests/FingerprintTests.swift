@@ -1,0 +1,96 @@
+@testable import AuditBaseline
+import AuditModel
+import XCTest
+
+final class FingerprintTests: XCTestCase {
+    func finding(_ rule: String, file: String = "A.swift", line: Int, snippet: String, scope: String = "V.body") -> Finding {
+        var finding = Finding(ruleId: rule, severity: .warning, file: file, start: SourcePoint(line: line, column: 5, byteOffset: line * 10),
+                              end: SourcePoint(line: line, column: 20, byteOffset: line * 10 + 15), symbol: "ProgressView",
+                              message: "m", replacement: nil, fix: .manual)
+        finding.snippet = snippet
+        finding.scope = scope
+        return finding
+    }
+
+    func testTheHashIsFNV1a64() {
+        // Reference values of 64-bit FNV-1a.
+        XCTAssertEqual(Fingerprint.hash(""), "cbf29ce484222325")
+        XCTAssertEqual(Fingerprint.hash("a"), "af63dc4c8601ec8c")
+    }
+
+    func testLinesDoNotMatterButCodeScopeAndOrderDo() {
+        var before = [finding("r", line: 3, snippet: "ProgressView()"), finding("r", line: 9, snippet: "ProgressView()")]
+        var after = [finding("r", line: 30, snippet: "ProgressView()"), finding("r", line: 90, snippet: "ProgressView()")]
+        Fingerprint.assign(&before)
+        Fingerprint.assign(&after)
+        XCTAssertEqual(before.map(\.fingerprint), after.map(\.fingerprint))
+        XCTAssertTrue(before[0].fingerprint.hasSuffix("-1"))
+        XCTAssertTrue(before[1].fingerprint.hasSuffix("-2"))
+        XCTAssertEqual(before[0].fingerprint.dropLast(2), before[1].fingerprint.dropLast(2))
+
+        var moved = [finding("r", line: 3, snippet: "ProgressView()", scope: "Other.body")]
+        var changed = [finding("r", line: 3, snippet: "ProgressView().controlSize(.small)")]
+        Fingerprint.assign(&moved)
+        Fingerprint.assign(&changed)
+        XCTAssertNotEqual(moved[0].fingerprint, before[0].fingerprint)
+        XCTAssertNotEqual(changed[0].fingerprint, before[0].fingerprint)
+    }
+
+    func testRelativePaths() {
+        XCTAssertEqual(RelativePath.from("/repo", to: "/repo/App/A.swift"), "App/A.swift")
+        XCTAssertEqual(RelativePath.from("/repo/ci", to: "/repo/App/A.swift"), "../App/A.swift")
+        XCTAssertEqual(RelativePath.from("/repo/", to: "/repo/A b/C.swift"), "A b/C.swift")
+    }
+
+    func testUnifiedZeroContextDiffsGiveTheChangedLines() {
+        let diff = """
+        diff --git a/App/A.swift b/App/A.swift
+        --- a/App/A.swift
+        +++ b/App/A.swift
+        @@ -3,0 +4,2 @@ struct A {
+        +x
+        +y
+        @@ -10 +12 @@
+        -old
+        +new
+        @@ -20,3 +22,0 @@
+        diff --git a/Gone.swift b/Gone.swift
+        --- a/Gone.swift
+        +++ /dev/null
+        @@ -1,2 +0,0 @@
+        --- a/My File.swift
+        +++ b/My File.swift
+        @@ -1 +1 @@
+
+        """
+        let lines = GitChanges.parse(diff, top: "/repo")
+        XCTAssertEqual(lines["/repo/App/A.swift"], [4, 5, 12])
+        XCTAssertNil(lines["/repo/Gone.swift"])
+        XCTAssertEqual(lines["/repo/My File.swift"], [1])
+    }
+
+    func testComparingAgainstABaselineMarksExistingAndReturnsStaleEntries() {
+        var findings = [finding("r", line: 3, snippet: "ProgressView()"), finding("r", line: 9, snippet: "LoadingDots()")]
+        Fingerprint.assign(&findings)
+        let paths = ["A.swift": "/repo/App/A.swift"]
+        let baseline = BaselineFile(entries: [
+            .init(ruleId: "r", file: "App/A.swift", fingerprint: findings[0].fingerprint, snippet: "ProgressView()"),
+            .init(ruleId: "r", file: "App/A.swift", fingerprint: "0000000000000000-1", snippet: "ThemedSpinner()"),
+        ])
+        let stale = baseline.compare(&findings, absolutePaths: paths, folder: "/repo")
+        XCTAssertEqual(findings.map(\.baseline), [.existing, .new])
+        XCTAssertEqual(stale.map(\.snippet), ["ThemedSpinner()"])
+    }
+
+    func testTheFileIsSortedAndStable() {
+        let entries: [BaselineFile.Entry] = [
+            .init(ruleId: "b", file: "Z.swift", fingerprint: "1", snippet: "x"),
+            .init(ruleId: "a", file: "A.swift", fingerprint: "2", snippet: "y"),
+        ]
+        let one = BaselineFile(entries: entries).encoded()
+        let two = BaselineFile(entries: entries.reversed()).encoded()
+        XCTAssertEqual(one, two)
+        XCTAssertTrue(one.range(of: "A.swift")!.lowerBound < one.range(of: "Z.swift")!.lowerBound)
+        XCTAssertTrue(one.hasSuffix("}\n"))
+    }
+}

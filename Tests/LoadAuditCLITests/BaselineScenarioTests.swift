@@ -1,0 +1,162 @@
+import Foundation
+import XCTest
+
+/// The CI gate end to end, in temporary git repositories: baseline, edits above a use, a new use, a
+/// fixed use, identical uses, and --diff-base.
+final class BaselineScenarioTests: XCTestCase {
+    let screen = """
+    import SwiftUI
+
+    struct GamesView: View {
+        @State private var isLoading = true
+
+        var body: some View {
+            VStack {
+                if isLoading {
+                    ProgressView("Loading games...")
+                }
+                ThemedSpinner(size: 24)
+            }
+        }
+    }
+
+    """
+
+    func git(_ arguments: [String], in tree: TemporaryTree) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", tree.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "git \(arguments.joined(separator: " "))")
+    }
+
+    func repository(_ files: [String: String]) throws -> TemporaryTree {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
+        let tree = try TemporaryTree(files)
+        try git(["init", "-q", "-b", "main"], in: tree)
+        try git(["add", "-A"], in: tree)
+        try git(["commit", "-q", "-m", "initial"], in: tree)
+        return tree
+    }
+
+    func newLines(_ run: CLIRun) -> [String] {
+        run.output.split(separator: "\n").map(String.init).filter { $0.contains(": warning:") }
+    }
+
+    func testTheBaselineScenario() throws {
+        let tree = try repository(["App/GamesView.swift": screen])
+        let write = CLIRun(["baseline", "App"], in: tree.path)
+        XCTAssertEqual(write.status, 0, write.errors)
+        XCTAssertEqual(write.output, "Wrote App/.loadaudit-baseline.json: 2 findings.\n")
+        let baselineText = try String(contentsOf: tree.url.appendingPathComponent("App/.loadaudit-baseline.json"), encoding: .utf8)
+        XCTAssertFalse(baselineText.contains(tree.path), "no absolute paths")
+        XCTAssertFalse(baselineText.contains("\"line\""), "no line numbers")
+        XCTAssertEqual(CLIRun(["baseline", "App"], in: tree.path).status, 0)
+        XCTAssertEqual(try String(contentsOf: tree.url.appendingPathComponent("App/.loadaudit-baseline.json"), encoding: .utf8), baselineText,
+                       "rewriting an unchanged baseline changes nothing")
+
+        let baseline = ["scan", "--baseline", "App/.loadaudit-baseline.json", "App"]
+        XCTAssertEqual(CLIRun(baseline, in: tree.path).status, 0)
+
+        // Lines inserted above the uses, and everything re-indented: still existing.
+        let shifted = "// Games history.\n// Shows the season's games.\n\n" + screen.replacingOccurrences(of: "    ", with: "\t")
+        try tree.write("App/GamesView.swift", shifted)
+        let afterEdit = CLIRun(baseline, in: tree.path)
+        XCTAssertEqual(afterEdit.status, 0, afterEdit.output)
+        XCTAssertTrue(afterEdit.output.contains("0 new findings, 2 existing, 0 fixed since the baseline"), afterEdit.output)
+
+        // One new use: exit 1, and only it is named as new.
+        let withNew = shifted.replacingOccurrences(of: "\t\t\tThemedSpinner(size: 24)\n", with: "\t\t\tThemedSpinner(size: 24)\n\t\t\tLoadingDots()\n")
+        try tree.write("App/GamesView.swift", withNew)
+        let newUse = CLIRun(baseline, in: tree.path)
+        XCTAssertEqual(newUse.status, 1)
+        XCTAssertEqual(newLines(newUse).count, 1, newUse.output)
+        XCTAssertTrue(newLines(newUse).first?.hasPrefix("GamesView.swift:15:4: warning: LoadingDots") == true, newUse.output)
+        XCTAssertTrue(newUse.output.hasPrefix("NEW: 1 finding not in the baseline"), newUse.output)
+
+        // A fixed use: reported as fixed, exit 0, or 1 with --strict-baseline; the ratchet command is given.
+        let fixed = shifted.replacingOccurrences(of: "\t\t\tThemedSpinner(size: 24)\n", with: "\t\t\tLoadingSpinner(size: .medium)\n")
+        try tree.write("App/GamesView.swift", fixed)
+        let afterFix = CLIRun(baseline, in: tree.path)
+        XCTAssertEqual(afterFix.status, 0, afterFix.output)
+        XCTAssertTrue(afterFix.output.contains("Fixed since the baseline: 1 entry no longer found"), afterFix.output)
+        XCTAssertTrue(afterFix.output.contains("Ratchet the baseline down with: loadaudit baseline --output App/.loadaudit-baseline.json App"), afterFix.output)
+        XCTAssertEqual(CLIRun(baseline + ["--strict-baseline"], in: tree.path).status, 1)
+        XCTAssertEqual(CLIRun(["baseline", "--output", "App/.loadaudit-baseline.json", "App"], in: tree.path).output,
+                       "Wrote App/.loadaudit-baseline.json: 1 findings (0 added, 1 removed since the previous baseline).\n")
+        XCTAssertEqual(CLIRun(baseline + ["--strict-baseline"], in: tree.path).status, 0)
+    }
+
+    func testIdenticalUsesStayDistinctAndRemovingOneIsNotANewOne() throws {
+        let three = screen.replacingOccurrences(of: "            ThemedSpinner(size: 24)\n",
+                                                with: "            ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n")
+        let tree = try repository(["GamesView.swift": three])
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).status, 0)
+        let json = CLIRun(["scan", "--format", "json", "."], in: tree.path).output
+        for occurrence in 1...3 { XCTAssertTrue(json.contains("-\(occurrence)\""), "occurrence \(occurrence) in \(json)") }
+
+        let two = three.replacingOccurrences(of: "            ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n",
+                                             with: "            ThemedSpinner(size: 24)\n")
+        try tree.write("GamesView.swift", two)
+        let run = CLIRun(["scan", "--baseline", ".loadaudit-baseline.json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("0 new findings, 3 existing, 1 fixed since the baseline"), run.output)
+        try tree.write("GamesView.swift", three.replacingOccurrences(of: "ThemedSpinner(size: 24)\n        }", with: "ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n        }"))
+        XCTAssertEqual(CLIRun(["scan", "--baseline", ".loadaudit-baseline.json", "."], in: tree.path).status, 1, "a fourth copy is new")
+    }
+
+    func testDiffBaseFailsOnlyOnLinesAddedSinceTheMergeBase() throws {
+        let tree = try repository(["App/GamesView.swift": screen, "App/Other.swift": "import SwiftUI\nlet dots = LoadingDots()\n"])
+        try git(["checkout", "-q", "-b", "feature"], in: tree)
+        let added = screen.replacingOccurrences(of: "            ThemedSpinner(size: 24)\n", with: "            ThemedSpinner(size: 24)\n            PlaceholderCard()\n")
+        try tree.write("App/GamesView.swift", added)
+        try git(["commit", "-q", "-am", "add a placeholder"], in: tree)
+        try tree.write("App/New.swift", "import SwiftUI\nlet overlay = LoadingOverlay()\n")
+
+        let run = CLIRun(["scan", "--diff-base", "main", "--format", "json", "App"], in: tree.path)
+        XCTAssertEqual(run.status, 1)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        let findings = report["findings"] as! [[String: Any]]
+        let new = findings.filter { $0["baseline"] as? String == "new" }.map { "\($0["file"]!):\($0["ruleId"]!)" }
+        XCTAssertEqual(new, ["GamesView.swift:placeholder-card", "New.swift:loading-overlay"])
+        XCTAssertEqual(findings.count, 5)
+
+        let clean = try repository(["A.swift": screen])
+        XCTAssertEqual(CLIRun(["scan", "--diff-base", "main", "."], in: clean.path).status, 0)
+    }
+
+    func testDiffBaseErrorsAreClear() throws {
+        let tree = try repository(["A.swift": screen])
+        let unknown = CLIRun(["scan", "--diff-base", "no-such-branch", "."], in: tree.path)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.errors.contains("no commit named 'no-such-branch'"), unknown.errors)
+        let plain = try TemporaryTree(["A.swift": screen])
+        let outside = CLIRun(["scan", "--diff-base", "main", "."], in: plain.path)
+        XCTAssertEqual(outside.status, 2)
+        XCTAssertTrue(outside.errors.contains("needs a git work tree"), outside.errors)
+    }
+
+    func testMalformedBaselinesAreErrorsThatNameTheFile() throws {
+        let tree = try TemporaryTree(["A.swift": screen, "bad.json": "{\"version\": 1, \"findings\": [", "old.json": "{\"version\": 9, \"tool\": \"loadaudit\", \"findings\": []}"])
+        let broken = CLIRun(["scan", "--baseline", "bad.json", "A.swift"], in: tree.path)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.errors.contains("bad.json: not valid JSON"), broken.errors)
+        let future = CLIRun(["scan", "--baseline", "old.json", "A.swift"], in: tree.path)
+        XCTAssertTrue(future.errors.contains("unsupported baseline version 9"), future.errors)
+        let missing = CLIRun(["scan", "--baseline", "none.json", "A.swift"], in: tree.path)
+        XCTAssertTrue(missing.errors.contains("none.json: no such baseline"), missing.errors)
+        XCTAssertEqual(CLIRun(["scan", "--strict-baseline", "A.swift"], in: tree.path).status, 2)
+    }
+
+    func testOutputWritesTheReportAndTheTerminalGetsASummary() throws {
+        let tree = try TemporaryTree(["A.swift": screen])
+        let run = CLIRun(["scan", "--format", "json", "--output", "report.json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.output, "loadaudit: 2 findings in 1 files. Report: report.json\n")
+        let report = try Data(contentsOf: tree.url.appendingPathComponent("report.json"))
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: report))
+    }
+}
