@@ -73,6 +73,6 @@ let package = Package(
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries"]),
-        .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel"]),
+        .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", .product(name: "Yams", package: "Yams")]),
     ]
 )
