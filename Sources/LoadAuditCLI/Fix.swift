@@ -97,6 +97,9 @@ struct FixSummary {
         } else {
             let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text += "\(verb) \(count(fixed.count, "file")): \(count(edits, "edit")) (\(rules))\n"
+            for file in fixed {
+                text += "  \(file.file): \(count(file.editsByRule.values.reduce(0, +), "edit"))\n"
+            }
         }
         for file in run.files {
             switch file.outcome {
