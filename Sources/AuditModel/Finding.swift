@@ -61,8 +61,23 @@ public struct TextEdit: Hashable, Codable, Sendable {
     }
 }
 
+/// Another place that explains a finding: where a rotating string array or its timer lives.
+public struct RelatedLocation: Hashable, Codable, Sendable {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}
+
 /// One deprecated usage (or declaration) found in one file.
-public struct Finding: Hashable, Sendable {
+public struct Finding: Hashable, Sendable, Codable {
     public let ruleId: String
     public let severity: Severity
     /// The path shown to people and written to reports (relative to the scanned folder).
@@ -81,6 +96,8 @@ public struct Finding: Hashable, Sendable {
     public var scope: String = ""
     /// The code of the span with blanks folded (`ProgressView() .controlSize(.small)`), likewise.
     public var snippet: String = ""
+    /// Other places that explain it (cross-file rules).
+    public var related: [RelatedLocation] = []
     /// A stable identity, the same across edits that do not touch the use (see AuditBaseline).
     public var fingerprint: String = ""
     /// Whether a baseline (or the diff base) already had it. Without one, every finding is new.

@@ -43,6 +43,8 @@ public enum XcodeReport {
             let kind = finding.severity == .note ? "note" : finding.severity.rawValue
             var message = finding.message
             if let replacement = finding.replacement { message += " Replace with: \(replacement)" }
+            // Xcode reads one issue per line.
+            message = message.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
             return "\(context.absolutePath(finding)):\(finding.start.line):\(finding.start.column): \(kind): \(message) [\(finding.ruleId)]\n"
         }.joined()
     }
@@ -57,9 +59,12 @@ public enum JUnitReport {
         output += "<testsuites name=\"loadaudit\" tests=\"\(findings.count)\" failures=\"\(failures)\" skipped=\"\(findings.count - failures)\">\n"
         output += "  <testsuite name=\"loadaudit\" tests=\"\(findings.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(findings.count - failures)\">\n"
         for finding in findings {
-            let name = "\(finding.ruleId) at \(finding.file):\(finding.start.line):\(finding.start.column)"
-            output += "    <testcase classname=\"\(escape(finding.file))\" name=\"\(escape(name))\""
-            output += " file=\"\(escape(finding.file))\" line=\"\(finding.start.line)\">\n"
+            // Paths from the current folder (the repository root in CI), as in SARIF; one class per rule,
+            // because test report viewers split class names at dots.
+            let path = context.pathFromCurrentDirectory(finding)
+            let name = "\(path):\(finding.start.line):\(finding.start.column)"
+            output += "    <testcase classname=\"loadaudit \(escape(finding.ruleId))\" name=\"\(escape(name))\""
+            output += " file=\"\(escape(path))\" line=\"\(finding.start.line)\">\n"
             if finding.baseline == .new {
                 var body = finding.message
                 if let replacement = finding.replacement { body += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
@@ -84,8 +89,8 @@ public enum JUnitReport {
             case "'": result += "&apos;"
             case "\n", "\t", "\r": result += "&#\(scalar.value);"
             default:
-                // XML 1.0 forbids most control characters, even escaped.
-                if scalar.value < 0x20 { continue }
+                // XML 1.0 forbids most control characters and U+FFFE/U+FFFF, even escaped.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
                 result.unicodeScalars.append(scalar)
             }
         }
@@ -99,10 +104,11 @@ public enum MarkdownReport {
     public static func render(_ context: ReportContext) -> String {
         let findings = context.result.findings
         let newCount = context.newFindings.count
-        var output = "## loadaudit: \(findings.count) deprecated loading indicator\(findings.count == 1 ? "" : "s")"
+        var output = "## loadaudit: \(findings.count) finding\(findings.count == 1 ? "" : "s")"
         output += context.comparesToBaseline ? ", \(newCount) new\n\n" : "\n\n"
         if findings.isEmpty {
             output += "No deprecated loading indicators in \(context.result.filesScanned) files.\n"
+            output += staleLine(context)
             return output
         }
         let grouped = Dictionary(grouping: findings, by: \.ruleId)
@@ -114,10 +120,7 @@ public enum MarkdownReport {
             func count(_ fix: FixClass) -> Int { items.filter { $0.fix == fix }.count }
             output += "| `\(id)` | \(items.count) | \(new) | \(items.count - new) | \(count(.safe)) | \(count(.unsafe)) | \(count(.manual)) |\n"
         }
-        if !context.result.staleEntries.isEmpty {
-            output += "\n\(context.result.staleEntries.count) baseline entries were fixed since the baseline"
-            output += context.ratchetCommand.map { ": ratchet it down with `\($0)`.\n" } ?? ".\n"
-        }
+        output += staleLine(context)
         for id in order {
             let items = grouped[id] ?? []
             output += "\n### `\(id)`\n\n"
@@ -125,14 +128,28 @@ public enum MarkdownReport {
             output += "| | Location | Fix | Replacement |\n|---|---|---|---|\n"
             for finding in items {
                 let marker = finding.baseline == .new ? "**new**" : "existing"
-                let replacement = finding.replacement.map { "`\(cell($0))`" } ?? "by hand"
-                output += "| \(marker) | `\(cell(finding.file)):\(finding.start.line)` | \(finding.fix.rawValue) | \(replacement) |\n"
+                let replacement = finding.replacement.map(code) ?? "by hand"
+                output += "| \(marker) | \(code("\(finding.file):\(finding.start.line)")) | \(finding.fix.rawValue) | \(replacement) |\n"
             }
         }
         return output
     }
 
+    static func staleLine(_ context: ReportContext) -> String {
+        let count = context.result.staleEntries.count
+        guard count > 0 else { return "" }
+        var line = "\n\(count) baseline \(count == 1 ? "entry was" : "entries were") fixed since the baseline"
+        line += context.ratchetCommand.map { ": ratchet it down with `\($0)`.\n" } ?? ".\n"
+        return line
+    }
+
     static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// A code span that survives backticks inside it (CommonMark: a longer fence and padding spaces).
+    static func code(_ text: String) -> String {
+        let body = cell(text)
+        return body.contains("`") ? "`` \(body) ``" : "`\(body)`"
     }
 }

@@ -34,9 +34,11 @@ public enum JSONReport {
         /// "new" or "existing" (in the baseline, or on lines unchanged since the diff base).
         public var baseline: String
         public var fingerprint: String
+        /// Other places that explain the finding (cross-file rules); empty for most.
+        public var related: [RelatedLocation]
 
         enum CodingKeys: String, CodingKey {
-            case ruleId, severity, file, line, column, endLine, endColumn, symbol, message, replacement, fix, baseline, fingerprint
+            case ruleId, severity, file, line, column, endLine, endColumn, symbol, message, replacement, fix, baseline, fingerprint, related
         }
 
         // Written explicitly so a missing replacement is `null`, not an absent key.
@@ -55,6 +57,7 @@ public enum JSONReport {
             try container.encode(fix, forKey: .fix)
             try container.encode(baseline, forKey: .baseline)
             try container.encode(fingerprint, forKey: .fingerprint)
+            try container.encode(related, forKey: .related)
         }
     }
 
@@ -85,7 +88,7 @@ public enum JSONReport {
                     ruleId: finding.ruleId, severity: finding.severity.rawValue, file: finding.file,
                     line: finding.start.line, column: finding.start.column, endLine: finding.end.line, endColumn: finding.end.column,
                     symbol: finding.symbol, message: finding.message, replacement: finding.replacement, fix: finding.fix.rawValue,
-                    baseline: finding.baseline.rawValue, fingerprint: finding.fingerprint
+                    baseline: finding.baseline.rawValue, fingerprint: finding.fingerprint, related: finding.related
                 )
             },
             problems: result.problems.map {

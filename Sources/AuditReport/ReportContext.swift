@@ -13,11 +13,14 @@ public struct ReportContext {
     public let comparesToBaseline: Bool
     /// The command that shrinks the baseline to what is left, for stale entries.
     public let ratchetCommand: String?
+    /// The folder of the baseline file: stale entries' paths are relative to it.
+    public let baselineFolder: String?
 
     public init(
         result: ScanResult, rules: [RuleDescription], toolVersion: String, currentDirectory: String,
-        comparesToBaseline: Bool = false, ratchetCommand: String? = nil
+        comparesToBaseline: Bool = false, ratchetCommand: String? = nil, baselineFolder: String? = nil
     ) {
+        self.baselineFolder = baselineFolder
         self.result = result
         self.rules = rules
         self.toolVersion = toolVersion

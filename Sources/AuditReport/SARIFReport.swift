@@ -15,7 +15,8 @@ public enum SARIFReport {
     }
 
     static func log(_ context: ReportContext) -> Log {
-        let ruleIds = context.result.ruleIds + Set(context.result.findings.map(\.ruleId)).subtracting(context.result.ruleIds).sorted()
+        let reported = Set(context.result.findings.map(\.ruleId)).union(context.result.staleEntries.map(\.ruleId))
+        let ruleIds = context.result.ruleIds + reported.subtracting(context.result.ruleIds).sorted()
         let rules = ruleIds.map { id -> ReportingDescriptor in
             let rule = context.rule(id)
             let help = rule?.help ?? rule?.message ?? id
@@ -63,7 +64,9 @@ public enum SARIFReport {
         let root = context.currentDirectory.hasSuffix("/") ? context.currentDirectory : context.currentDirectory + "/"
         var bases = ["SRCROOT": ArtifactLocationBase(uri: URL(fileURLWithPath: root).absoluteString)]
         if !context.result.staleEntries.isEmpty {
-            bases["BASELINEROOT"] = ArtifactLocationBase(uri: nil, description: Message(text: "The folder of the baseline file"))
+            let folder = context.baselineFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+            bases["BASELINEROOT"] = ArtifactLocationBase(uri: folder.map { URL(fileURLWithPath: $0).absoluteString },
+                                                         description: Message(text: "The folder of the baseline file"))
         }
         return Log(
             schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -87,9 +90,10 @@ public enum SARIFReport {
 
     /// A relative URI reference: path segments percent-encoded (spaces become %20).
     static func uri(_ path: String) -> String {
+        // Path characters stay as they are (`+` in `View+Conditional.swift`); only what cannot stand
+        // in a URI path, or would end it, is encoded.
         var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#[]@!$&'()*+,;=:")
-        allowed.insert(charactersIn: "/")
+        allowed.remove(charactersIn: "?#[]%:")
         return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 

@@ -68,13 +68,15 @@ public struct TextReport {
             let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
             text += " \(gutter) | \(source)\n"
             text += " \(blank) | \(padding)\(paint(marker, .green))\n"
-            if let replacement = finding.replacement {
-                text += " \(blank) = \(finding.fix.rawValue) fix: \(replacement)\n"
-            } else {
-                text += " \(blank) = manual: no automatic rewrite\n"
-            }
+            text += " \(blank) = \(fixLine(finding))\n"
+        } else {
+            text += "   = \(fixLine(finding))\n"
         }
         return text + "\n"
+    }
+
+    private func fixLine(_ finding: Finding) -> String {
+        finding.replacement.map { "\(finding.fix.rawValue) fix: \($0)" } ?? "manual: no automatic rewrite"
     }
 
     func summary(_ result: ScanResult) -> String {

@@ -113,5 +113,32 @@ rules:
       spinner-styles: [circular, automatic, CircularProgressViewStyle, DefaultProgressViewStyle]
       # Determinate progress is left alone, unless a style with one of these words in its name spins it.
       spinning-style-names: '(?i)spin|rotat|activity|loading|throbber'
+
+  - id: uikit-activity-indicator
+    component: UIActivityIndicatorView
+    module: UIKit
+    message: A UIKit activity indicator; the screen's loading state moves to LoadingSpinner too.
+    help: UIKit screens are part of the migration count. Host LoadingSpinner (UIHostingController) or a UIKit view drawn to the same spec (16, 24 or 40 pt arc, Theme.warmOrange).
+    fix: manual
+
+  # Text Rules: "Static, context-specific labels only. No rotating messages, no AI-generated text."
+  - id: rotating-loading-message
+    kind: rotating-text
+    message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
+    help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
+    display-calls: [Text, Label]
+
+  - id: loading-label-style
+    kind: label-style
+    severity: note
+    message: 'A loading label should be one static string: "Loading [noun]..." or a context label.'
+    help: 'The design spec: "Format: Loading [noun]... (e.g. Loading games..., Loading schedule...)"; context labels: Planning trip, Exporting PDF, Syncing data, Loading.'
+    components: [LoadingSpinner, LoadingSheet, ProgressView]
+    label-arguments: [label, _]
+    allowed-labels: [Planning trip, Exporting PDF, Syncing data, Loading]
+    label-pattern: '^Loading [^.!?…]+(\.\.\.|…)$'
+    determinate:
+      arguments: [value, timerInterval]
+      progress-like-argument: true
 """#
 }

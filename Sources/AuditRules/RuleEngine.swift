@@ -4,7 +4,7 @@ import SwiftSyntaxQueries
 import TreeSitter
 
 /// What the engine found in one file, before facts from the other files are known.
-public struct FileAnalysis: Sendable {
+public struct FileAnalysis: Sendable, Codable {
     public let file: String
     public let candidates: [Candidate]
     public let topLevelTypes: Set<String>
@@ -13,11 +13,13 @@ public struct FileAnalysis: Sendable {
     /// Syntax errors the file really has (not the grammar's known gaps).
     public let syntaxErrors: [TextPosition]
     public let suppressions: [Suppression]
+    /// For `rotating-text` rules: what this file contributes to the project-wide picture.
+    public let rotation: RotationFacts?
 }
 
 /// A finding that may still be dropped or downgraded once every file is known: an unqualified use of
 /// a name from another module (`ProgressView`) means something else if the project declares its own.
-public struct Candidate: Sendable {
+public struct Candidate: Sendable, Codable {
     public internal(set) var finding: Finding
     public let moduleCheck: ModuleCheck?
     /// The rule's message and the reasons that lowered the fix class, kept apart to add more later.
@@ -48,7 +50,7 @@ public struct Candidate: Sendable {
         )
     }
 
-    public struct ModuleCheck: Sendable {
+    public struct ModuleCheck: Sendable, Codable {
         public let module: String
         public let fileImports: Set<String>
     }
@@ -61,18 +63,53 @@ public struct RuleEngine: Sendable {
 
     public init(ruleSet: RuleSet) {
         self.ruleSet = ruleSet
-        rulesByComponent = Dictionary(grouping: ruleSet.rules, by: \.component)
+        rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
+        rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
+        labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
     }
 
-    /// The names a file must contain (as bytes) for any rule to match in it.
-    public var componentNames: [String] { rulesByComponent.keys.sorted() }
+    private let rotatingRules: [Rule]
+    private let labelRules: [Rule]
+
+    /// Words at least one of which a file must contain for any rule to find something in it: the
+    /// components' names, the label components, suppression and re-export markers, and for rotating
+    /// text the clocks. A file without any is not parsed (see `ProjectScanner`).
+    public var triggerWords: [String] {
+        var words = Set(rulesByComponent.keys)
+        for rule in labelRules { words.formUnion(rule.labelStyle?.components ?? []) }
+        words.formUnion(["loadaudit:", "@_exported"])
+        if !rotatingRules.isEmpty { words.formUnion(["Timer", "asyncAfter", "sleep", "randomElement"]) }
+        return words.sorted()
+    }
+
+    /// Whether the rules need to follow names from file to file (rotating text spread over a model,
+    /// a view model and a view).
+    public var followsNamesAcrossFiles: Bool { !rotatingRules.isEmpty }
+
+    /// An analysis for a file no rule can find anything in, made without parsing it.
+    public func emptyAnalysis(file: String) -> FileAnalysis {
+        FileAnalysis(file: file, candidates: [], topLevelTypes: [], imports: [], exportedImports: [], syntaxErrors: [],
+                     suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
+    }
 
     public func analyze(tree: Tree, file: String) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
+        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
         tree.rootNode.walk { node in
             switch node.type {
+            case "call_expression" where !labelComponents.isEmpty:
+                if let call = SwiftCall(node), let name = call.calleeName, labelComponents.contains(name) {
+                    for rule in labelRules where rule.labelStyle?.components.contains(name) == true {
+                        if var candidate = LabelStyleCheck(rule: rule, file: file, source: tree.source).check(call) {
+                            candidate.finding.scope = SwiftDeclarations.scopePath(of: node)
+                            candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
+                            candidates.append(candidate)
+                        }
+                    }
+                }
+                return true
             case "class_declaration", "protocol_declaration":
                 if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
                 return true
@@ -101,7 +138,9 @@ public struct RuleEngine: Sendable {
             imports: facts.imports,
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
-            suppressions: Suppression.collect(in: tree)
+            suppressions: Suppression.collect(in: tree),
+            rotation: rotatingRules.isEmpty ? nil : RotationFacts(
+                tree: tree, file: file, displayCalls: rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) })
         )
     }
 
@@ -122,6 +161,10 @@ public struct RuleEngine: Sendable {
     /// for each suppression (or rule id in it) that silenced nothing.
     public func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
         var findings = Self.resolve(analysis, in: context)
+        if let rotation = analysis.rotation {
+            for rule in rotatingRules { findings += context.rotation.findings(for: rotation, rule: rule, file: analysis.file) }
+            findings.sort(by: Finding.reportOrder)
+        }
         guard !analysis.suppressions.isEmpty else { return findings }
         var used = Set<String>()
         findings.removeAll { finding in
@@ -201,6 +244,7 @@ public struct ProjectContext: Sendable {
 
     public let declarations: [String: [Declaration]]
     public let exportedImports: Set<String>
+    public let rotation: RotationIndex
 
     public init(_ analyses: [FileAnalysis]) {
         var declarations: [String: [Declaration]] = [:]
@@ -213,5 +257,6 @@ public struct ProjectContext: Sendable {
         }
         self.declarations = declarations
         exportedImports = exported
+        rotation = RotationIndex(analyses.compactMap(\.rotation))
     }
 }

@@ -61,14 +61,34 @@ public struct SpinnerSizes: Equatable, Sendable {
     }
 }
 
+/// What a rule looks at.
+public enum RuleKind: String, CaseIterable, Sendable {
+    /// Uses of one deprecated component (the default).
+    case component
+    /// Text that changes over time: string arrays shown by index or at random, driven by a clock,
+    /// matched across the members of types in all files.
+    case rotatingText = "rotating-text"
+    /// Labels passed to loading components that are not one static label of the allowed form.
+    case labelStyle = "label-style"
+}
+
+/// The settings of a `label-style` rule.
+public struct LabelStyle: @unchecked Sendable {
+    public var components: Set<String>
+    public var labelArguments: [String]
+    public var allowedLabels: Set<String>
+    public var pattern: NSRegularExpression?
+}
+
 /// A validated rule, ready for the engine.
 public struct Rule: Sendable {
     public let id: String
-    /// The deprecated type name.
+    public var kind: RuleKind = .component
+    /// The deprecated type name (for `component` rules).
     public let component: String
     /// The module the name comes from (e.g. SwiftUI) when the app does not own it.
     public let module: String?
-    public let severity: Severity
+    public internal(set) var severity: Severity
     public let message: String
     public let help: String?
     public let replacement: ReplacementTemplate?
@@ -77,17 +97,21 @@ public struct Rule: Sendable {
     public let label: LabelSource?
     public let droppableArguments: Set<String>
     public let absorbModifiers: [String]
-    public let determinate: DeterminateForms?
+    public internal(set) var determinate: DeterminateForms?
     public let style: StyleCheck?
     /// Where the rule was defined: `file:line`.
     public let origin: String
     /// A page that explains the rule, for reports that link to help (SARIF `helpUri`).
     public var helpURI: String? = nil
 
+    /// Calls whose first argument is shown text (`rotating-text`).
+    public var displayCalls: Set<String> = []
+    public var labelStyle: LabelStyle? = nil
+
     func with(severity: Severity) -> Rule {
-        Rule(id: id, component: component, module: module, severity: severity, message: message, help: help,
-             replacement: replacement, fix: fix, size: size, label: label, droppableArguments: droppableArguments,
-             absorbModifiers: absorbModifiers, determinate: determinate, style: style, origin: origin, helpURI: helpURI)
+        var copy = self
+        copy.severity = severity
+        return copy
     }
 }
 

@@ -8,6 +8,7 @@ enum RuleSetLoader {
     static let ruleKeys: Set<String> = [
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
+        "kind", "display-calls", "components", "label-arguments", "allowed-labels", "label-pattern",
     ]
 
     static func load(text: String, file: String) throws -> RuleSet {
@@ -91,6 +92,10 @@ enum RuleSetLoader {
             throw reader.error(idNode, "rule id '\(id)' must be lower-case words joined by '-', e.g. raw-progress-view")
         }
         if let enabledNode = fields["enabled"], try !reader.bool(enabledNode, "enabled") { return nil }
+        let kind = try fields["kind"].map { try reader.enumValue($0, "kind", as: RuleKind.self) } ?? .component
+        if kind != .component {
+            return try readSemanticRule(kind, id: id, fields: fields, node: node, reader)
+        }
         let componentNode = try required("component")
         let component = try reader.nonEmptyString(componentNode, "component")
         guard component.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
@@ -170,6 +175,59 @@ enum RuleSetLoader {
             origin: "\(reader.file):\(node.mark?.line ?? 0)",
             helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
         )
+    }
+
+    /// `rotating-text` and `label-style` rules: no component, no replacement (fix is always manual).
+    private static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
+        let allowed: Set<String> = kind == .rotatingText
+            ? ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "display-calls"]
+            : ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "components", "label-arguments",
+               "allowed-labels", "label-pattern", "determinate"]
+        if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw reader.error(fields[extra], "'\(extra)' does not apply to a \(kind.rawValue) rule (keys: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        guard let messageNode = fields["message"] else { throw reader.error(node, "a rule needs 'message'") }
+        if let fixNode = fields["fix"], try reader.enumValue(fixNode, "fix", as: FixClass.self) != .manual {
+            throw reader.error(fixNode, "a \(kind.rawValue) rule has no automatic rewrite: its fix is manual")
+        }
+        var rule = Rule(
+            id: id, kind: kind, component: "", module: nil,
+            severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
+            message: try reader.nonEmptyString(messageNode, "message"),
+            help: try fields["help"].map { try reader.string($0, "help") },
+            replacement: nil, fix: .manual, size: nil, label: nil, droppableArguments: [], absorbModifiers: [],
+            determinate: nil, style: nil, origin: "\(reader.file):\(node.mark?.line ?? 0)",
+            helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
+        )
+        switch kind {
+        case .rotatingText:
+            rule.displayCalls = Set(try fields["display-calls"].map { try reader.stringList($0, "display-calls") } ?? ["Text"])
+        case .labelStyle:
+            guard let componentsNode = fields["components"] else { throw reader.error(node, "a label-style rule needs 'components'") }
+            var pattern: NSRegularExpression?
+            if let patternNode = fields["label-pattern"] {
+                let text = try reader.nonEmptyString(patternNode, "label-pattern")
+                do { pattern = try NSRegularExpression(pattern: text) } catch {
+                    throw reader.error(patternNode, "label-pattern is not a valid regular expression: \(text)")
+                }
+            }
+            rule.labelStyle = LabelStyle(
+                components: Set(try reader.stringList(componentsNode, "components")),
+                labelArguments: try fields["label-arguments"].map { try reader.stringList($0, "label-arguments") } ?? ["label", "_"],
+                allowedLabels: Set(try fields["allowed-labels"].map { try reader.stringList($0, "allowed-labels") } ?? []),
+                pattern: pattern
+            )
+            if let determinateNode = fields["determinate"] {
+                let parts = try reader.mapping(determinateNode, "determinate", allowed: ["arguments", "progress-like-argument"])
+                rule.determinate = DeterminateForms(
+                    arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
+                    progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
+                )
+            }
+        case .component:
+            break
+        }
+        return rule
     }
 
     private static func readSize(_ node: Node, _ reader: YAMLReader) throws -> SizeSource {

@@ -4,7 +4,7 @@ import TreeSitter
 
 /// A `// loadaudit:ignore rule-id[, rule-id] - reason` comment (for its own line's code, or the next
 /// line's when it stands alone) or a `// loadaudit:ignore-file rule-id` comment (for the whole file).
-public struct Suppression: Hashable, Sendable {
+public struct Suppression: Hashable, Sendable, Codable {
     public let ruleIds: [String]
     /// The line whose findings it silences; nil for the whole file.
     public let targetLine: Int?
@@ -13,6 +13,8 @@ public struct Suppression: Hashable, Sendable {
     public let byteRange: Range<Int>
     public let end: TextPosition
     public let reason: String?
+
+    enum CodingKeys: String, CodingKey { case ruleIds, targetLine, line, column, byteRange, end, reason }
 
     static let pattern = try! NSRegularExpression(
         pattern: #"^//+\s*loadaudit:(ignore-file|ignore)\s+([A-Za-z0-9_-]+(?:\s*,\s*[A-Za-z0-9_-]+)*)\s*(?:-+\s*(.*))?$"#)

@@ -3,6 +3,11 @@ import AuditRules
 import Dispatch
 import Foundation
 import TreeSitter
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs the rules over source trees: discover files, read and parse each, match, settle across files.
 public struct ProjectScanner {
@@ -10,17 +15,27 @@ public struct ProjectScanner {
     public let discovery: SourceDiscovery
     /// How many files are parsed at once (one parser per worker).
     public let jobs: Int
+    /// Skip parsing files that contain none of the rules' trigger words. It never changes results:
+    /// such files cannot hold a finding (tests compare full reports with and without it).
+    public let prefilter: Bool
+    /// Where per-file results are kept between runs, when caching.
+    public let cache: ResultCache?
     /// Larger files are reported and skipped: tree-sitter's offsets are 32-bit, and such files are generated.
     public static let maximumFileSize = 64 << 20
 
-    public init(engine: RuleEngine, discovery: SourceDiscovery = SourceDiscovery(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        engine: RuleEngine, discovery: SourceDiscovery = SourceDiscovery(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        prefilter: Bool = true, cache: ResultCache? = nil
+    ) {
         self.engine = engine
         self.discovery = discovery
         self.jobs = max(1, jobs)
+        self.prefilter = prefilter
+        self.cache = cache
     }
 
-    public func scan(_ paths: [String]) throws -> ScanResult {
-        try scanFiles(paths, keepSources: false).result
+    public func scan(_ paths: [String], progress: ((Int, Int) -> Void)? = nil) throws -> ScanResult {
+        try scanFiles(paths, keepSources: false, progress: progress).result
     }
 
     /// A scanned file with what a fix needs: its path, its text and the engine's analysis.
@@ -31,26 +46,78 @@ public struct ProjectScanner {
     }
 
     /// Scans and keeps each file's analysis (and, with `keepSources`, its text) for a fix.
-    public func scanFiles(_ paths: [String], keepSources: Bool) throws -> (result: ScanResult, files: [ScannedFile]) {
+    ///
+    /// A file is relevant when it contains a trigger word, or (for rules that follow names across
+    /// files) a name that a relevant file's rotating text depends on; the second test repeats until no
+    /// new file becomes relevant. Only relevant files report syntax errors, with or without the prefilter.
+    public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
         let discovered = try discovery.discover(paths)
-        let outcomes = analyzeAll(discovered.files, keepSources: keepSources)
+        let files = discovered.files
+        let triggers = engine.triggerWords.map { Array($0.utf8) }
+        var outcomes = [Outcome?](repeating: nil, count: files.count)
+        var relevant = [Bool](repeating: false, count: files.count)
+        var done = 0
+        let progressLock = NSLock()
+        let tick: () -> Void = {
+            guard let progress else { return }
+            progressLock.lock()
+            done += 1
+            let count = done
+            progressLock.unlock()
+            progress(count, files.count)
+        }
+
+        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { bytes in
+            ByteSearch.containsAny(bytes, triggers) ? .parse : (prefilter ? .skip : .parseIrrelevant)
+        }
+        for (index, outcome) in first {
+            outcomes[index] = outcome
+            if case .analyzed(_, _, true) = outcome { relevant[index] = true }
+        }
+        if engine.followsNamesAcrossFiles {
+            var followed = Set<String>()
+            while true {
+                var names = Set<String>()
+                for index in files.indices where relevant[index] {
+                    if case .analyzed(let analysis, _, _)? = outcomes[index] { names.formUnion(analysis.rotation?.namesOfInterest ?? []) }
+                }
+                names.subtract(followed)
+                if names.isEmpty { break }
+                followed.formUnion(names)
+                let words = names.sorted().map { Array($0.utf8) }
+                let candidates = files.indices.filter { !relevant[$0] && outcomes[$0]?.isAnalyzed == true }
+                let more = analyzeAll(files, indices: candidates, keepSources: keepSources, tick: nil) { bytes in
+                    ByteSearch.containsAnyWord(bytes, words) ? .parse : .keep
+                }
+                var grew = false
+                for (index, outcome) in more where outcome.isRelevant {
+                    outcomes[index] = outcome
+                    relevant[index] = true
+                    grew = true
+                }
+                if !grew { break }
+            }
+        }
+
         var problems = discovered.problems
         var analyses: [FileAnalysis] = []
         var scannedFiles: [ScannedFile] = []
         var filesWithParseErrors = 0
-        for (reference, outcome) in zip(discovered.files, outcomes) {
-            switch outcome {
-            case .analyzed(let analysis, let source):
+        for (index, reference) in files.enumerated() {
+            switch outcomes[index] {
+            case .analyzed(let analysis, let source, let isRelevant)?:
                 analyses.append(analysis)
                 scannedFiles.append(ScannedFile(reference: reference, source: source, analysis: analysis))
-                if let first = analysis.syntaxErrors.first {
+                if isRelevant, let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
                     problems.append(FileProblem(file: analysis.file, kind: .syntaxError, line: first.line, column: first.column,
                                                 detail: "syntax error\(more); scanned outside the broken region"))
                 }
-            case .skipped(let problem):
+            case .skipped(let problem)?:
                 problems.append(problem)
+            case nil:
+                break
             }
         }
         problems.sort { ($0.file.utf8.lexicographicallyPrecedes($1.file.utf8)) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
@@ -60,51 +127,129 @@ public struct ProjectScanner {
             filesScanned: analyses.count,
             filesWithParseErrors: filesWithParseErrors,
             ruleIds: engine.ruleSet.rules.map(\.id) + (engine.ruleSet.unusedSuppressionSeverity == nil ? [] : [UnusedSuppressionRule.id]),
-            absolutePaths: Dictionary(discovered.files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
+            absolutePaths: Dictionary(files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
         )
         return (result, scannedFiles)
     }
 
     enum Outcome {
-        case analyzed(FileAnalysis, SourceText?)
+        /// The file's analysis; its text when asked for; whether it is relevant.
+        case analyzed(FileAnalysis, SourceText?, Bool)
         case skipped(FileProblem)
+
+        var isAnalyzed: Bool { if case .analyzed = self { return true } else { return false } }
+        var isRelevant: Bool { if case .analyzed(_, _, true) = self { return true } else { return false } }
     }
 
-    /// Parses files on `jobs` workers, each with its own parser, handing files out one at a time.
-    /// Results land at their file's index, so the output does not depend on the number of workers.
-    func analyzeAll(_ files: [SourceFileReference], keepSources: Bool) -> [Outcome] {
-        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: files.count)
+    /// What to do with a file, decided from its bytes.
+    enum Decision {
+        /// Parse and analyze it: it is relevant.
+        case parse
+        /// Parse it although it is not relevant (the prefilter is off).
+        case parseIrrelevant
+        /// Do not parse it: an empty analysis stands for it.
+        case skip
+        /// Leave its earlier outcome as it is.
+        case keep
+    }
+
+    /// Reads and analyzes the files at `indices` on `jobs` workers, each with its own parser, handing
+    /// files out one at a time. Results are keyed by index, so the output does not depend on the workers.
+    func analyzeAll(
+        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping ([UInt8]) -> Decision
+    ) -> [(Int, Outcome)] {
+        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: indices.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         let lock = NSLock()
         var next = 0
-        let workers = min(jobs, max(1, files.count))
+        let workers = min(jobs, max(1, indices.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            guard let parser = try? Parser() else { return }
+            var parser: Parser?
             while true {
                 lock.lock()
-                let index = next
+                let slot = next
                 next += 1
                 lock.unlock()
-                guard index < files.count else { return }
-                results[index] = analyze(files[index], parser: parser, keepSource: keepSources)
+                guard slot < indices.count else { return }
+                results[slot] = analyze(files[indices[slot]], parser: &parser, keepSource: keepSources, decide: decide)
+                tick?()
             }
         }
-        return files.indices.map { index in
-            results[index] ?? .skipped(FileProblem(file: files[index].displayPath, kind: .unreadable, detail: "the Swift grammar could not be loaded"))
-        }
+        return indices.enumerated().compactMap { slot, index in results[slot].map { (index, $0) } }
     }
 
-    func analyze(_ file: SourceFileReference, parser: Parser, keepSource: Bool) -> Outcome {
+    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: ([UInt8]) -> Decision) -> Outcome? {
+        let source: SourceText
         switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
-        case .success(let source):
+        case .success(let text):
+            source = text
+        }
+        let decision = decide(source.bytes)
+        switch decision {
+        case .keep:
+            return nil
+        case .skip:
+            return .analyzed(engine.emptyAnalysis(file: file.displayPath), keepSource ? source : nil, false)
+        case .parse, .parseIrrelevant:
+            let relevant = decision == .parse
+            if let cached = cache?.load(file, bytes: source.bytes) {
+                return .analyzed(cached, keepSource ? source : nil, relevant)
+            }
             do {
-                let tree = try parser.parse(source)
-                return .analyzed(engine.analyze(tree: tree, file: file.displayPath), keepSource ? source : nil)
+                if parser == nil { parser = try Parser() }
+                let tree = try parser!.parse(source)
+                let analysis = engine.analyze(tree: tree, file: file.displayPath)
+                cache?.store(analysis, for: file, bytes: source.bytes)
+                return .analyzed(analysis, keepSource ? source : nil, relevant)
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
+            }
+        }
+    }
+}
+
+/// Byte searches that decide, before parsing, whether a file can matter.
+public enum ByteSearch {
+    public static func containsAny(_ bytes: [UInt8], _ needles: [[UInt8]]) -> Bool {
+        needles.contains { firstIndex(of: $0, in: bytes, from: 0) != nil }
+    }
+
+    /// Like `containsAny`, but a needle must stand as a whole identifier (`tips`, not `tooltips`).
+    public static func containsAnyWord(_ bytes: [UInt8], _ needles: [[UInt8]]) -> Bool {
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+        }
+        for needle in needles {
+            var from = 0
+            while let found = firstIndex(of: needle, in: bytes, from: from) {
+                let before = found == 0 || !isIdentifier(bytes[found - 1])
+                let afterIndex = found + needle.count
+                let after = afterIndex >= bytes.count || !isIdentifier(bytes[afterIndex])
+                if before && after { return true }
+                from = found + 1
+            }
+        }
+        return false
+    }
+
+    /// memchr for the first byte, then memcmp: glibc's memmem is not visible to Swift without _GNU_SOURCE.
+    static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let head = needle.first, start + needle.count <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { haystack -> Int? in
+            needle.withUnsafeBytes { pattern -> Int? in
+                guard let base = haystack.baseAddress else { return nil }
+                var position = start
+                let last = haystack.count - needle.count
+                while position <= last {
+                    guard let hit = memchr(base + position, Int32(head), last - position + 1) else { return nil }
+                    let offset = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return offset }
+                    position = offset + 1
+                }
+                return nil
             }
         }
     }

@@ -129,7 +129,8 @@ struct Scan: ParsableCommand {
             toolVersion: loadauditVersion,
             currentDirectory: terminal.currentDirectory,
             comparesToBaseline: baselinePath != nil || diffBase != nil,
-            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(paths.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) }
+            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(paths.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
+            baselineFolder: baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
         var cache: [String: SourceText] = [:]
         let lines: TextReport.LineProvider = { file, line in

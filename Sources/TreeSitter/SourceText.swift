@@ -72,7 +72,7 @@ public struct SourceText: Sendable {
 }
 
 /// A 1-based line and a 1-based column counted in Unicode code points.
-public struct TextPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct TextPosition: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let line: Int
     public let column: Int
 

@@ -25,7 +25,7 @@ final class JSONReportTests: XCTestCase {
         XCTAssertEqual(findings.count, 3)
         let keys: Set<String> = [
             "ruleId", "severity", "file", "line", "column", "endLine", "endColumn", "symbol", "message", "replacement", "fix",
-            "baseline", "fingerprint",
+            "baseline", "fingerprint", "related",
         ]
         for finding in findings {
             XCTAssertEqual(Set(finding.keys), keys)

@@ -97,9 +97,11 @@ final class TextReportBlockTests: XCTestCase {
         XCTAssertEqual(blockLines(output)[2], "    |    ^")
     }
 
-    func testWithoutTheSourceLineOnlyTheHeaderIsShown() {
+    /// An unreadable source line costs the excerpt, never the replacement.
+    func testWithoutTheSourceLineTheHeaderAndTheFixAreShown() {
         let output = render(finding(column: 9, endColumn: 23), line: nil)
-        XCTAssertEqual(blockLines(output), ["Sources/App/Views/Loading.swift:12:9: warning: ProgressView is deprecated [progress-view]"])
+        XCTAssertEqual(blockLines(output), ["Sources/App/Views/Loading.swift:12:9: warning: ProgressView is deprecated [progress-view]",
+                                            "   = safe fix: LoadingIndicator()"])
     }
 
     func testColourPaintsLocationSeverityRuleAndMarker() {

@@ -8,15 +8,18 @@ final class RuleSetLoaderTests: XCTestCase {
         XCTAssertEqual(ruleSet.rules.map(\.id), [
             "themed-spinner", "themed-spinner-compact", "loading-dots", "placeholder-card", "planning-progress-view",
             "loading-overlay", "loading-trips-view", "loading-text-generator", "raw-progress-view",
+            "uikit-activity-indicator", "rotating-loading-message", "loading-label-style",
         ])
         XCTAssertEqual(ruleSet.rules.map(\.component), [
             "ThemedSpinner", "ThemedSpinnerCompact", "LoadingDots", "PlaceholderCard", "PlanningProgressView",
-            "LoadingOverlay", "LoadingTripsView", "LoadingTextGenerator", "ProgressView",
+            "LoadingOverlay", "LoadingTripsView", "LoadingTextGenerator", "ProgressView", "UIActivityIndicatorView", "", "",
         ])
+        XCTAssertEqual(ruleSet.rules.map(\.kind), Array(repeating: .component, count: 10) + [.rotatingText, .labelStyle])
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: ruleSet.rules.map { ($0.id, $0.fix) }), [
             "themed-spinner": .safe, "themed-spinner-compact": .safe, "loading-dots": .manual, "placeholder-card": .safe,
             "planning-progress-view": .safe, "loading-overlay": .safe, "loading-trips-view": .manual,
-            "loading-text-generator": .manual, "raw-progress-view": .safe,
+            "loading-text-generator": .manual, "raw-progress-view": .safe, "uikit-activity-indicator": .manual,
+            "rotating-loading-message": .manual, "loading-label-style": .manual,
         ])
         XCTAssertEqual(ruleSet.newComponents, ["LoadingSpinner", "LoadingPlaceholder", "LoadingSheet"])
         XCTAssertEqual(Set(ruleSet.kept.keys), ["AnimatedRouteGraphic", "PulsingDot", "RoutePreviewStrip", "StatPill", "EmptyStateView"])

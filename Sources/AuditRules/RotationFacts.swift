@@ -1,0 +1,337 @@
+import AuditModel
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+
+/// What one file says about text that changes over time: string arrays, text properties of phase
+/// enums, assignments made by timers, and the `Text(...)` calls that show something. Matched across
+/// files afterwards, because apps spread these over a model, a view model and a view.
+public struct RotationFacts: Sendable, Codable, Equatable {
+    public struct Place: Sendable, Codable, Equatable {
+        public let name: String
+        public let file: String
+        public let line: Int
+        public let column: Int
+    }
+
+    /// A state assigned inside something that runs on a clock.
+    public struct TimedAssignment: Sendable, Codable, Equatable {
+        public let state: String
+        /// The timer, `asyncAfter`, `Task.sleep` or `Timer.publish` call that drives it.
+        public let clock: Place
+        /// Names the assigned value reads (`tips`, `index`).
+        public let readsNames: [String]
+        /// The `randomElement()` call that picks the value, if it is picked at random.
+        public var random: Place? = nil
+    }
+
+    public enum Shown: Sendable, Codable, Equatable {
+        /// `Text(array[index])`
+        case element(array: String, indexNames: [String])
+        /// `Text(array.randomElement() ?? "")`
+        case random(array: String, call: Place)
+        /// `Text(phase.message)`
+        case property(base: String, property: String)
+        /// `Text(currentLine)`, `Text(model.currentLine)`
+        case value(String)
+    }
+
+    public struct Display: Sendable, Codable, Equatable {
+        public let place: Place
+        public let endLine: Int
+        public let endColumn: Int
+        public let startByte: Int
+        public let endByte: Int
+        public let shown: Shown
+        public let scope: String
+        public let snippet: String
+    }
+
+    public var stringArrays: [Place] = []
+    public var textProperties: [Place] = []
+    public var timedAssignments: [TimedAssignment] = []
+    public var displays: [Display] = []
+
+    public var isEmpty: Bool { stringArrays.isEmpty && textProperties.isEmpty && timedAssignments.isEmpty && displays.isEmpty }
+
+    init() {}
+
+    /// Names too common to say anything about where the other half of a rotation lives.
+    static let commonNames: Set<String> = [
+        "count", "self", "first", "last", "isEmpty", "description", "rawValue", "indices", "startIndex", "endIndex",
+        "min", "max", "random", "now", "seconds", "milliseconds", "nanoseconds", "main", "Task", "isCancelled",
+        "withAnimation", "animation", "Int", "String", "Double", "true", "false", "nil",
+    ]
+
+    /// The names other files may need to see to settle this file's displays or assignments: a file
+    /// that mentions one of them may hold the other half.
+    public var namesOfInterest: Set<String> {
+        rawNamesOfInterest.filter { $0.count >= 3 && !Self.commonNames.contains($0) }
+    }
+
+    private var rawNamesOfInterest: Set<String> {
+        var names = Set<String>()
+        for assignment in timedAssignments { names.insert(assignment.state); names.formUnion(assignment.readsNames) }
+        for display in displays {
+            switch display.shown {
+            case .element(let array, let indexNames): names.insert(array); names.formUnion(indexNames)
+            case .random(let array, _): names.insert(array)
+            case .property(let base, let property): names.insert(base); names.insert(property)
+            case .value(let name): names.insert(name)
+            }
+        }
+        return names
+    }
+
+    init(tree: Tree, file: String, displayCalls: Set<String>) {
+        let source = tree.source
+        func place(_ name: String, _ node: Node) -> Place {
+            let position = node.startPosition
+            return Place(name: name, file: file, line: position.line, column: position.column)
+        }
+        var publishers: [String: Place] = [:]
+        var clockBodies: [(body: Node, clock: Place)] = []
+        var sleeps: [Node] = []
+        var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
+
+        tree.rootNode.walk { node in
+            switch node.type {
+            case "property_declaration":
+                guard let name = Self.boundName(node) else { return true }
+                if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
+                    if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(place(name, node)) }
+                    if value.text.contains("Timer.publish") {
+                        var publish: Node?
+                        value.walk { inner in
+                            if publish == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "publish" { publish = inner }
+                            return publish == nil
+                        }
+                        publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
+                    }
+                }
+                if Self.isTextProperty(node) { textProperties.append(place(name, node)) }
+                return true
+            case "call_expression":
+                guard let call = SwiftCall(node) else { return true }
+                let callee = call.calleeName ?? ""
+                let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
+                switch callee {
+                case "scheduledTimer", "asyncAfter":
+                    for closure in closures { clockBodies.append((closure, place(callee, node))) }
+                case "sleep":
+                    sleeps.append(node)
+                case "onReceive":
+                    if let argument = call.arguments.first?.value { onReceives.append((argument, closures, node)) }
+                default:
+                    if displayCalls.contains(callee), let argument = call.arguments.first, argument.label == nil,
+                       let shown = Self.shown(argument.value, place: place) {
+                        let end = node.endPosition
+                        let snippet = source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+                        displays.append(Display(place: place(callee, node), endLine: end.line, endColumn: end.column,
+                                                startByte: node.startByte, endByte: node.endByte, shown: shown,
+                                                scope: SwiftDeclarations.scopePath(of: node), snippet: String(snippet.prefix(120))))
+                    }
+                }
+                return true
+            default:
+                return true
+            }
+        }
+        for receive in onReceives {
+            let argument = receive.argument
+            let publisher = SwiftSyntax.lastName(of: argument).flatMap { publishers[$0] }
+            guard argument.text.contains("Timer.publish") || publisher != nil else { continue }
+            for closure in receive.closures { clockBodies.append((closure, publisher ?? place("Timer.publish", argument))) }
+        }
+        // Code after a sleep runs on a clock: the loop around the sleep, or else the body it is in.
+        for sleep in sleeps {
+            let loop = sleep.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
+            let body = loop ?? sleep.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
+            if let body { clockBodies.append((body, place("Task.sleep", sleep))) }
+        }
+        var seen = Set<String>()
+        for (body, clock) in clockBodies {
+            body.walk { node in
+                guard node.type == "assignment", let target = node.child(byField: "target"),
+                      let state = Self.assignedName(target), let result = node.child(byField: "result") else { return true }
+                var reads = [String]()
+                result.walk { inner in
+                    if inner.type == "simple_identifier" { reads.append(inner.text) }
+                    return true
+                }
+                let key = "\(state)@\(node.startByte)"
+                if seen.insert(key).inserted {
+                    var assignment = TimedAssignment(state: state, clock: clock, readsNames: reads)
+                    assignment.random = Self.randomElementCall(in: result).map { place("randomElement", $0) }
+                    timedAssignments.append(assignment)
+                }
+                return true
+            }
+        }
+    }
+
+    static func boundName(_ property: Node) -> String? {
+        let pattern = property.namedChildren.first { $0.type == "pattern" }
+        return pattern?.namedChildren.first(where: { $0.type == "simple_identifier" })?.text ?? pattern?.text
+    }
+
+    /// An array literal of two or more elements, all string literals.
+    static func isStringArray(_ array: Node) -> Bool {
+        let elements = array.namedChildren.filter { $0.type != "comment" && $0.type != "multiline_comment" }
+        return elements.count >= 2 && elements.allSatisfy { SwiftSyntax.isStringLiteral($0) }
+    }
+
+    /// A computed property of an enum that switches over its cases to two or more string literals.
+    static func isTextProperty(_ property: Node) -> Bool {
+        guard let computed = property.namedChildren.first(where: { $0.type == "computed_property" }),
+              property.ancestors.contains(where: { $0.type == "enum_class_body" }) else { return false }
+        var hasSwitch = false
+        var literals = Set<String>()
+        computed.walk { node in
+            if node.type == "switch_statement" { hasSwitch = true }
+            if SwiftSyntax.isStringLiteral(node) {
+                literals.insert(node.text)
+                return false
+            }
+            return true
+        }
+        return hasSwitch && literals.count >= 2
+    }
+
+    /// `index`, `self.index`, `model.index`: the last name assigned to.
+    static func assignedName(_ target: Node) -> String? {
+        let expression = target.namedChildren.last ?? target
+        if expression.type == "simple_identifier" { return expression.text }
+        return SwiftSyntax.lastName(of: expression)
+    }
+
+    static func randomElementCall(in node: Node) -> Node? {
+        var found: Node?
+        node.walk { inner in
+            if found == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "randomElement" { found = inner }
+            return found == nil
+        }
+        return found
+    }
+
+    /// What a `Text(...)` argument shows, when it is something that could change over time.
+    static func shown(_ value: Node, place: (String, Node) -> Place) -> Shown? {
+        if let random = randomElementCall(in: value), let call = SwiftCall(random),
+           let target = call.callee.child(byField: "target"), let array = SwiftSyntax.lastName(of: target) {
+            return .random(array: array, call: place("randomElement", random))
+        }
+        switch value.type {
+        case "call_expression":
+            guard let call = SwiftCall(value), let arguments = value.namedChildren.first(where: { $0.type == "call_suffix" })?
+                    .namedChildren.first(where: { $0.type == "value_arguments" }),
+                  arguments.child(at: 0)?.type == "[", let array = SwiftSyntax.lastName(of: call.callee) else { return nil }
+            var names: [String] = []
+            arguments.walk { node in
+                if node.type == "simple_identifier" { names.append(node.text) }
+                return true
+            }
+            return .element(array: array, indexNames: names)
+        case "navigation_expression":
+            guard let property = SwiftSyntax.lastName(of: value), let target = value.child(byField: "target") else { return nil }
+            if let base = SwiftSyntax.lastName(of: target) { return .property(base: base, property: property) }
+            return .value(property)
+        case "simple_identifier":
+            return .value(value.text)
+        default:
+            return nil
+        }
+    }
+}
+
+/// The rotation facts of the whole project, by name.
+public struct RotationIndex: Sendable {
+    var arrays: [String: [RotationFacts.Place]] = [:]
+    var textProperties: [String: [RotationFacts.Place]] = [:]
+    var timed: [String: [RotationFacts.TimedAssignment]] = [:]
+
+    init(_ facts: [RotationFacts]) {
+        for fact in facts {
+            for array in fact.stringArrays { arrays[array.name, default: []].append(array) }
+            for property in fact.textProperties { textProperties[property.name, default: []].append(property) }
+            for assignment in fact.timedAssignments { timed[assignment.state, default: []].append(assignment) }
+        }
+    }
+
+    /// The findings of one file's displays: text that a clock or chance changes.
+    func findings(for facts: RotationFacts, rule: Rule, file: String) -> [Finding] {
+        facts.displays.compactMap { display -> Finding? in
+            guard let (what, sources) = explain(display.shown) else { return nil }
+            var finding = Finding(
+                ruleId: rule.id, severity: rule.severity, file: file,
+                start: SourcePoint(line: display.place.line, column: display.place.column, byteOffset: display.startByte),
+                end: SourcePoint(line: display.endLine, column: display.endColumn, byteOffset: display.endByte),
+                symbol: display.place.name, message: "\(rule.message) (\(what))", replacement: nil, fix: .manual
+            )
+            finding.related = sources.map { RelatedLocation(file: $0.place.file, line: $0.place.line, column: $0.place.column, message: $0.role) }
+            finding.scope = display.scope
+            finding.snippet = display.snippet
+            return finding
+        }
+    }
+
+    private typealias Source = (place: RotationFacts.Place, role: String)
+
+    private func first(_ places: [RotationFacts.Place]?) -> RotationFacts.Place? {
+        places?.min { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+    }
+
+    private func explain(_ shown: RotationFacts.Shown) -> (String, [Source])? {
+        switch shown {
+        case .element(let array, let indexNames):
+            guard let strings = first(arrays[array]), let state = indexNames.first(where: { self.timed[$0] != nil }),
+                  let assignments = timed[state] else { return nil }
+            return ("\(array)[\(state)] changes with \(clockName(assignments[0].clock))",
+                    [(strings, "the strings that rotate")] + clocks(assignments, "what advances \(state)"))
+        case .random(let array, let call):
+            guard let strings = first(arrays[array]) else { return nil }
+            return ("a random element of \(array)", [(strings, "the strings it picks from"), (call, "the random pick")])
+        case .property(let base, let property):
+            if let text = first(textProperties[property]), let assignments = timed[base] {
+                return ("\(base).\(property) changes with \(clockName(assignments[0].clock))",
+                        [(text, "the messages of each phase")] + clocks(assignments, "what advances \(base)"))
+            }
+            return valueExplanation(property)
+        case .value(let name):
+            return valueExplanation(name)
+        }
+    }
+
+    /// `Text(currentLine)` where a clock assigns `currentLine` an element of a string array.
+    private func valueExplanation(_ name: String) -> (String, [Source])? {
+        for assignment in timed[name] ?? [] {
+            guard let array = assignment.readsNames.first(where: { arrays[$0] != nil }), let strings = first(arrays[array]) else { continue }
+            var sources: [Source] = [(strings, "the strings that rotate"), (assignment.clock, "what changes \(name)")]
+            if let random = assignment.random { sources.append((random, "the random pick")) }
+            let how = assignment.random == nil ? "" : " picked at random"
+            return ("\(name) takes strings of \(array)\(how) with \(clockName(assignment.clock))", sources)
+        }
+        return nil
+    }
+
+    /// Each distinct clock behind a state, in source order.
+    private func clocks(_ assignments: [RotationFacts.TimedAssignment], _ role: String) -> [Source] {
+        var seen = Set<String>()
+        return assignments.map(\.clock)
+            .sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+            .filter { seen.insert("\($0.file):\($0.line):\($0.column)").inserted }
+            .map { ($0, role) }
+    }
+
+    private func clockName(_ clock: RotationFacts.Place) -> String {
+        let what: String
+        switch clock.name {
+        case "scheduledTimer": what = "a repeating Timer"
+        case "asyncAfter": what = "DispatchQueue.main.asyncAfter"
+        case "Timer.publish": what = "a Timer.publish"
+        case "Task.sleep": what = "a Task.sleep loop"
+        case "randomElement": what = "randomElement()"
+        default: what = clock.name
+        }
+        return "\(what) (\(clock.file):\(clock.line))"
+    }
+}

@@ -1,0 +1,60 @@
+import AuditModel
+import AuditRules
+import Foundation
+
+/// Per-file analyses kept between runs, keyed by the file's path, content, the rules and the tool
+/// version, so a re-run after a one-file change parses about one file. Anything unreadable, foreign
+/// or stale in the cache is ignored and rewritten, never trusted.
+public final class ResultCache: @unchecked Sendable {
+    public let folder: String
+    private let rulesKey: String
+
+    /// `rulesKey` must change whenever anything that affects analyses changes (rules, tool version).
+    public init(folder: String, rulesKey: String) throws {
+        self.folder = folder
+        self.rulesKey = rulesKey
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    struct Entry: Codable {
+        let format: Int
+        let rulesKey: String
+        let path: String
+        let contentHash: String
+        let analysis: FileAnalysis
+    }
+
+    static let format = 1
+
+    private func entryPath(_ file: SourceFileReference) -> String {
+        folder + "/" + Self.hash(file.absolutePath + "\u{1F}" + file.displayPath) + ".json"
+    }
+
+    func load(_ file: SourceFileReference, bytes: [UInt8]) -> FileAnalysis? {
+        guard let data = FileManager.default.contents(atPath: entryPath(file)),
+              let entry = try? JSONDecoder().decode(Entry.self, from: data),
+              entry.format == Self.format, entry.rulesKey == rulesKey, entry.path == file.absolutePath,
+              entry.contentHash == Self.hash(bytes), entry.analysis.file == file.displayPath else { return nil }
+        return entry.analysis
+    }
+
+    func store(_ analysis: FileAnalysis, for file: SourceFileReference, bytes: [UInt8]) {
+        let entry = Entry(format: Self.format, rulesKey: rulesKey, path: file.absolutePath, contentHash: Self.hash(bytes), analysis: analysis)
+        guard let data = try? JSONEncoder().encode(entry) else { return }
+        // A cache that cannot be written only costs speed.
+        try? data.write(to: URL(fileURLWithPath: entryPath(file)), options: .atomic)
+    }
+
+    /// 64-bit FNV-1a over bytes, in hex, twice with different seeds for 128 bits of key.
+    static func hash(_ bytes: [UInt8]) -> String {
+        var first: UInt64 = 0xCBF2_9CE4_8422_2325
+        var second: UInt64 = 0x8422_2325_CBF2_9CE4
+        for byte in bytes {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            second = (second ^ UInt64(byte ^ 0x5A)) &* 0x0000_0100_0000_01B3
+        }
+        return String(first, radix: 16) + String(second, radix: 16)
+    }
+
+    static func hash(_ text: String) -> String { hash(Array(text.utf8)) }
+}
