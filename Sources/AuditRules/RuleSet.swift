@@ -205,6 +205,31 @@ public struct RuleSet: Sendable {
         }
     }
 
+    /// A text that changes whenever anything that affects a file's analysis changes: every rule's
+    /// settings, the protected names, the sizes. Keys the result cache.
+    public var cacheKey: String {
+        var parts: [String] = []
+        for rule in rules.sorted(by: { $0.id < $1.id }) {
+            parts.append([
+                rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", rule.severity.rawValue, rule.message, rule.fix.rawValue,
+                rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize)" } ?? "")",
+                "\(rule.label.map { "\($0.arguments),\($0.closures),\($0.defaultLabel ?? "")" } ?? "")",
+                rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
+                rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",
+                rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
+                rule.displayCalls.sorted().joined(separator: ","),
+                rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
+            ].joined(separator: "\u{1F}"))
+        }
+        parts.append(protectedNames.sorted().joined(separator: ","))
+        if let sizes {
+            parts.append("\(sizes.points.map { "\($0.name)=\($0.points)" }),\(sizes.controlSize.sorted { $0.key < $1.key }),\(sizes.scaleBelowOne),\(sizes.scaleOtherwise)")
+        }
+        parts.append(knownRuleIds.sorted().joined(separator: ","))
+        parts.append(unusedSuppressionSeverity?.rawValue ?? "off")
+        return parts.joined(separator: "\u{1E}")
+    }
+
     /// Names that are never reported, nor anything inside their declarations.
     public var protectedNames: Set<String> { newComponents.union(kept.keys) }
 

@@ -24,6 +24,15 @@ struct ProjectOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-gitignore"), help: "Read files even when .gitignore ignores them.")
     var noGitignore = false
+
+    @Flag(help: "Keep per-file results in .loadaudit-cache/ (beside .loadaudit.yml, or in the current folder) so a re-run parses only changed files.")
+    var cache = false
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Keep per-file results in this folder (implies --cache).", valueName: "folder"))
+    var cacheDir: String?
+
+    @Flag(name: .customLong("no-prefilter"), help: ArgumentHelp("Parse every file, even those that cannot match (for checking the prefilter; slower).", visibility: .hidden))
+    var noPrefilter = false
 }
 
 /// Everything a command needs once its options are read: configuration, rules, scanner.
@@ -65,18 +74,31 @@ struct Session {
             throw CommandFailure(message: error.description)
         }
         let admits: @Sendable (String) -> Bool = { [config] path in config?.admits(path) ?? true }
+        var cache: ResultCache?
+        if options.cache || options.cacheDir != nil {
+            let folder = options.cacheDir.map(absolute) ?? ((config?.folder ?? cwd) + "/.loadaudit-cache")
+            do {
+                cache = try ResultCache(folder: folder, rulesKey: "\(loadauditVersion)|\(ruleSet.cacheKey)")
+            } catch {
+                throw CommandFailure(message: "\(folder): cannot create the cache folder (\(error.localizedDescription))")
+            }
+        }
         scanner = ProjectScanner(
             engine: RuleEngine(ruleSet: ruleSet),
             discovery: SourceDiscovery(currentDirectory: cwd, honourGitignore: !options.noGitignore, admits: admits),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            prefilter: !options.noPrefilter,
+            cache: cache
         )
     }
 
     /// Scans, fingerprints, and reports problems on standard error.
     func scan(_ paths: [String]) throws -> ScanResult {
         var result: ScanResult
+        let progress = ProgressLine(terminal: terminal)
+        defer { progress.finish() }
         do {
-            result = try scanner.scan(paths)
+            result = try scanner.scan(paths, progress: progress.isActive ? progress.update : nil)
         } catch let error as InputPathError {
             throw CommandFailure(message: error.description)
         }
@@ -102,5 +124,37 @@ struct Session {
             }
         }
         return URL(fileURLWithPath: cwd).appendingPathComponent(BaselineFile.defaultName).path
+    }
+}
+
+/// "Scanning 1,234 of 5,000 files" on standard error, for runs longer than about a second, only when
+/// standard error is a terminal: logs and CI output stay clean.
+final class ProgressLine: @unchecked Sendable {
+    let isActive: Bool
+    private let started = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+    private let lock = NSLock()
+    private let terminal: Terminal
+
+    init(terminal: Terminal) {
+        self.terminal = terminal
+        isActive = terminal.errorIsTerminal
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        lastDraw = now
+        drawn = true
+        terminal.writeError("\r\u{1B}[2KScanning: \(done) of \(total) files")
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { terminal.writeError("\r\u{1B}[2K") }
     }
 }

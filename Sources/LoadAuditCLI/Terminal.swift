@@ -7,18 +7,21 @@ public final class Terminal: @unchecked Sendable {
     private let capturing: Bool
     /// Whether standard output is a terminal (colour and carets are for people).
     public let outputIsTerminal: Bool
+    /// Whether standard error is a terminal (progress lines are for people).
+    public let errorIsTerminal: Bool
     public let environment: [String: String]
     public let currentDirectory: String
 
-    public init(capturing: Bool, outputIsTerminal: Bool, environment: [String: String], currentDirectory: String) {
+    public init(capturing: Bool, outputIsTerminal: Bool, errorIsTerminal: Bool = false, environment: [String: String], currentDirectory: String) {
         self.capturing = capturing
         self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
         self.environment = environment
         self.currentDirectory = currentDirectory
     }
 
     public static func process() -> Terminal {
-        Terminal(capturing: false, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
+        Terminal(capturing: false, outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
                  environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath)
     }
 

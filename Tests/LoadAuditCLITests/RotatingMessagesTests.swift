@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+/// The rotating-message fixture app against its hand-made expectations: every rotating style found
+/// at its Text, with the array and the clock as related locations; no look-alike reported.
+final class RotatingMessagesTests: XCTestCase {
+    func rows(_ name: String) throws -> [[String]] {
+        let text = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/\(name)"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    func testEveryRotatingStyleIsFoundWithItsSourcesAndNoLookAlike() throws {
+        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "--format", "json", "fixtures/RotatingMessages"])
+        XCTAssertEqual(run.status, 1, run.errors)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        let findings = report["findings"] as! [[String: Any]]
+        let found = findings.map { "\($0["file"]!)\t\($0["line"]!)\t\($0["column"]!)" }
+        let expected = try rows("expected-rotating.tsv").map { $0[0...2].joined(separator: "\t") }
+        XCTAssertEqual(found, expected)
+        XCTAssertTrue(findings.allSatisfy { $0["fix"] as? String == "manual" && $0["replacement"] is NSNull })
+
+        func role(_ message: String) -> String {
+            if message.hasPrefix("the strings") || message.hasPrefix("the messages") { return "array" }
+            if message == "the random pick" { return "random" }
+            return "timer"
+        }
+        var related: [String] = []
+        for finding in findings {
+            for item in finding["related"] as! [[String: Any]] {
+                related.append("\(item["file"]!)\t\(item["line"]!)\t\(item["column"]!)\t\(role(item["message"] as! String))\t\(finding["file"]!)\t\(finding["line"]!)")
+            }
+        }
+        XCTAssertEqual(related.sorted(), try rows("expected-rotating-related.tsv").map { $0.joined(separator: "\t") }.sorted())
+    }
+
+    func testTheMessageSaysWhatChangesAndWhatToUseInstead() throws {
+        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "fixtures/RotatingMessages/Features/Journal"])
+        XCTAssertTrue(run.output.contains("JournalView.swift:23:25: warning: Loading text that changes over time; use one static, context-specific label in the \"Loading [noun]...\" form. (loadingTips[currentTipIndex] changes with a repeating Timer (JournalViewModel.swift:70))"), run.output)
+    }
+
+    func testTheRuleCanBeSwitchedOffAndReLevelled() throws {
+        let tree = try TemporaryTree([
+            "App/View.swift": "import SwiftUI\nstruct V: View {\n    let tips = [\"A\", \"B\"]\n    @State var i = 0\n    var body: some View {\n        Text(tips[i]).onAppear { Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in i += 1 } }\n    }\n}\n",
+        ])
+        XCTAssertTrue(CLIRun(["scan", "--format", "json", "App"], in: tree.path).output.contains("\"severity\" : \"warning\""))
+        try tree.write(".loadaudit.yml", "severity:\n  rotating-loading-message: error\n")
+        XCTAssertTrue(CLIRun(["scan", "--format", "json", "App"], in: tree.path).output.contains("\"severity\" : \"error\""))
+        try tree.write(".loadaudit.yml", "severity:\n  rotating-loading-message: off\n")
+        XCTAssertEqual(CLIRun(["scan", "App"], in: tree.path).status, 0)
+    }
+}
