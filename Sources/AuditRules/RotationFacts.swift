@@ -23,6 +23,14 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         public let readsNames: [String]
         /// The `randomElement()` call that picks the value, if it is picked at random.
         public var random: Place? = nil
+        /// The enum case assigned (`phase = .loadingJournal` gives `loadingJournal`), if any.
+        public var assignedCase: String? = nil
+    }
+
+    /// A text property of an enum, with the enum's cases (`var message` of `LoadingPhase`).
+    public struct TextProperty: Sendable, Codable, Equatable {
+        public let place: Place
+        public let cases: [String]
     }
 
     public enum Shown: Sendable, Codable, Equatable {
@@ -48,7 +56,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     public var stringArrays: [Place] = []
-    public var textProperties: [Place] = []
+    public var textProperties: [TextProperty] = []
     public var timedAssignments: [TimedAssignment] = []
     public var displays: [Display] = []
 
@@ -109,7 +117,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                         publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
                     }
                 }
-                if Self.isTextProperty(node) { textProperties.append(place(name, node)) }
+                if Self.isTextProperty(node) {
+                    textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(around: node)))
+                }
                 return true
             case "call_expression":
                 guard let call = SwiftCall(node) else { return true }
@@ -163,6 +173,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 if seen.insert(key).inserted {
                     var assignment = TimedAssignment(state: state, clock: clock, readsNames: reads)
                     assignment.random = Self.randomElementCall(in: result).map { place("randomElement", $0) }
+                    assignment.assignedCase = Self.caseName(result)
                     timedAssignments.append(assignment)
                 }
                 return true
@@ -196,6 +207,29 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             return true
         }
         return hasSwitch && literals.count >= 2
+    }
+
+    /// The case names declared in the enum around a member.
+    static func enumCases(around member: Node) -> [String] {
+        guard let body = member.ancestors.first(where: { $0.type == "enum_class_body" }) else { return [] }
+        var names: [String] = []
+        for entry in body.namedChildren where entry.type == "enum_entry" {
+            names += entry.namedChildren.filter { $0.type == "simple_identifier" }.map(\.text)
+        }
+        return names
+    }
+
+    /// `.loadingJournal` or `LoadingPhase.loadingJournal`: the case an assignment picks.
+    static func caseName(_ value: Node) -> String? {
+        if value.type == "prefix_expression", value.child(byField: "operation")?.text == ".", let target = value.child(byField: "target"),
+           target.type == "simple_identifier" {
+            return target.text
+        }
+        if value.type == "navigation_expression", let target = value.child(byField: "target"), target.type == "simple_identifier",
+           target.text.first?.isUppercase == true {
+            return SwiftSyntax.lastName(of: value)
+        }
+        return nil
     }
 
     /// `index`, `self.index`, `model.index`: the last name assigned to.
@@ -246,13 +280,13 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 /// The rotation facts of the whole project, by name.
 public struct RotationIndex: Sendable {
     var arrays: [String: [RotationFacts.Place]] = [:]
-    var textProperties: [String: [RotationFacts.Place]] = [:]
+    var textProperties: [String: [RotationFacts.TextProperty]] = [:]
     var timed: [String: [RotationFacts.TimedAssignment]] = [:]
 
     init(_ facts: [RotationFacts]) {
         for fact in facts {
             for array in fact.stringArrays { arrays[array.name, default: []].append(array) }
-            for property in fact.textProperties { textProperties[property.name, default: []].append(property) }
+            for property in fact.textProperties { textProperties[property.place.name, default: []].append(property) }
             for assignment in fact.timedAssignments { timed[assignment.state, default: []].append(assignment) }
         }
     }
@@ -291,9 +325,12 @@ public struct RotationIndex: Sendable {
             guard let strings = first(arrays[array]) else { return nil }
             return ("a random element of \(array)", [(strings, "the strings it picks from"), (call, "the random pick")])
         case .property(let base, let property):
-            if let text = first(textProperties[property]), let assignments = timed[base] {
+            // A clock must switch `base` between cases of the enum that owns the text property.
+            for text in textProperties[property] ?? [] {
+                let assignments = (timed[base] ?? []).filter { $0.assignedCase.map(text.cases.contains) ?? false }
+                guard !assignments.isEmpty else { continue }
                 return ("\(base).\(property) changes with \(clockName(assignments[0].clock))",
-                        [(text, "the messages of each phase")] + clocks(assignments, "what advances \(base)"))
+                        [(text.place, "the messages of each phase")] + clocks(assignments, "what advances \(base)"))
             }
             return valueExplanation(property)
         case .value(let name):
