@@ -160,7 +160,11 @@ public struct ProjectScanner {
     ) -> [(Int, Outcome)] {
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: indices.count)
         results.initialize(repeating: nil)
-        defer { results.deallocate() }
+        defer {
+            // The outcomes hold arrays: release them before the memory goes (found by AddressSanitizer).
+            results.deinitialize()
+            results.deallocate()
+        }
         let lock = NSLock()
         var next = 0
         let workers = min(jobs, max(1, indices.count))
