@@ -302,12 +302,13 @@ struct UsageMatcher {
     /// The innermost style modifier that applies to the call: on the call itself, or on a container
     /// around it (SwiftUI passes styles down the view tree).
     private func effectiveStyle(around node: Node, check: StyleCheck) -> AppliedStyle? {
+        let chain = node.ancestors
         var child = node
-        for ancestor in node.ancestors {
+        for (index, ancestor) in chain.enumerated() {
             // A style set where the view is used elsewhere cannot be seen from here: stop at the declaration.
             if Self.styleBoundaries.contains(ancestor.type) { return nil }
-            if ancestor.type == "navigation_expression", ancestor.child(byField: "target") == child,
-               let modifier = SwiftSyntax.modifier(appliedTo: child), modifier.name == check.modifier {
+            if ancestor.type == "navigation_expression", ancestor.child(byField: "target") == child, index + 1 < chain.count,
+               let modifier = SwiftSyntax.modifier(navigation: ancestor, outer: chain[index + 1]), modifier.name == check.modifier {
                 guard let argument = modifier.call.arguments.first?.value else { return nil }
                 let name = SwiftSyntax.valueName(of: argument) ?? argument.text
                 return AppliedStyle(text: argument.text, name: name, isSpinner: check.spinnerStyles.contains(name))

@@ -67,8 +67,13 @@ public enum SwiftSyntax {
     /// The modifier applied directly to `expression`, if `expression` is the receiver of `.name(...)`.
     public static func modifier(appliedTo expression: Node) -> SwiftModifier? {
         guard let navigation = expression.parent, navigation.type == "navigation_expression",
-              navigation.child(byField: "target") == expression,
-              let outer = navigation.parent, outer.type == "call_expression", outer.namedChild(at: 0) == navigation,
+              navigation.child(byField: "target") == expression, let outer = navigation.parent else { return nil }
+        return modifier(navigation: navigation, outer: outer)
+    }
+
+    /// The modifier whose navigation node (`base.name`) and enclosing call are already known.
+    public static func modifier(navigation: Node, outer: Node) -> SwiftModifier? {
+        guard navigation.type == "navigation_expression", outer.type == "call_expression", outer.namedChild(at: 0) == navigation,
               let call = SwiftCall(outer),
               let suffix = navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }),
               let name = suffix.child(byField: "suffix"), name.type == "simple_identifier" else { return nil }

@@ -80,9 +80,51 @@ public struct Node {
     public var nextNamedSibling: Node? { Node(nullable: ts_node_next_named_sibling(raw), tree: tree) }
     public var previousNamedSibling: Node? { Node(nullable: ts_node_prev_named_sibling(raw), tree: tree) }
 
-    /// Ancestors from the parent up to the root.
-    public var ancestors: AnySequence<Node> {
-        AnySequence(sequence(first: self, next: { $0.parent }).dropFirst())
+    /// Ancestors from the parent up to the root, innermost first.
+    ///
+    /// Found by walking down from the root with a cursor: `ts_node_parent` in tree-sitter 0.20.7 itself
+    /// walks down from the root, so climbing parent by parent costs depth² and stalls on deeply nested
+    /// input (seen with 3,000 nested closures).
+    public var ancestors: [Node] {
+        let root = tree.rootNode
+        if self == root { return [] }
+        var cursor = ts_tree_cursor_new(root.raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        var path: [Node] = [root]
+        let start = UInt32(startByte), end = UInt32(endByte)
+        while true {
+            guard ts_tree_cursor_goto_first_child(&cursor) else { return slowAncestors }
+            var found = false
+            repeat {
+                let candidate = Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree)
+                if candidate == self { return path.reversed() }
+                let candidateStart = ts_node_start_byte(candidate.raw), candidateEnd = ts_node_end_byte(candidate.raw)
+                if candidateStart <= start, candidateEnd >= end, candidateEnd > candidateStart || start == end,
+                   candidate.isAncestorCandidate(of: self) {
+                    path.append(candidate)
+                    found = true
+                    break
+                }
+            } while ts_tree_cursor_goto_next_sibling(&cursor)
+            if !found { return slowAncestors }
+        }
+    }
+
+    /// A node with the same range may be the target's ancestor or a sibling of it (zero-width and
+    /// wrapper nodes): ask the C library only in that rare case.
+    private func isAncestorCandidate(of other: Node) -> Bool {
+        guard startByte == other.startByte, endByte == other.endByte else { return true }
+        var node = other.parent
+        while let current = node {
+            if current == self { return true }
+            if current.startByte != startByte || current.endByte != endByte { return false }
+            node = current.parent
+        }
+        return false
+    }
+
+    private var slowAncestors: [Node] {
+        Array(sequence(first: self, next: { $0.parent }).dropFirst())
     }
 
     /// The tree's S-expression for this node, as the C library prints it (for tests and debugging).

@@ -18,3 +18,32 @@ final class ParserIsolationTests: XCTestCase {
         }
     }
 }
+
+final class AncestorTests: XCTestCase {
+    /// The ancestors found by walking down from the root are exactly those found by climbing parents.
+    func testAncestorsMatchTheParentChain() throws {
+        let tree = try Parser().parse("struct A { var body: some View { VStack { Text(\"a\").padding(); ProgressView() } } }\n#Preview { A() }\nfunc f( {\n")
+        var checked = 0
+        tree.rootNode.walk { node in
+            let climbed = Array(sequence(first: node, next: { $0.parent }).dropFirst())
+            XCTAssertEqual(node.ancestors, climbed, "\(node)")
+            checked += 1
+            return true
+        }
+        XCTAssertGreaterThan(checked, 50)
+    }
+
+    func testDeeplyNestedCodeKeepsAncestorLookupsLinear() throws {
+        let depth = 3_000
+        let source = "let v = " + String(repeating: "VStack { ", count: depth) + "ProgressView()" + String(repeating: " }", count: depth) + "\n"
+        let tree = try Parser().parse(source)
+        var innermost: Node?
+        tree.rootNode.walk { node in
+            if node.type == "simple_identifier", node.text == "ProgressView" { innermost = node }
+            return true
+        }
+        let ancestors = try XCTUnwrap(innermost).ancestors
+        XCTAssertGreaterThan(ancestors.count, depth)
+        XCTAssertEqual(ancestors.last?.type, "source_file")
+    }
+}
