@@ -66,13 +66,15 @@ let package = Package(
         ),
         .executableTarget(name: "loadaudit", dependencies: ["LoadAuditCLI"]),
 
+        // What several test targets share (the SARIF schema check).
+        .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel"]),
-        .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel"]),
+        .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries"]),
-        .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )

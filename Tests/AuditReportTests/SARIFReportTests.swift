@@ -1,6 +1,7 @@
 import AuditModel
 import AuditReport
 import Foundation
+import LoadAuditTestSupport
 import XCTest
 
 final class SARIFReportTests: XCTestCase {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import LoadAuditCLI
+import LoadAuditTestSupport
 import XCTest
 
 /// Every report format of a scan of the bundled example app, run in-process from the repository root
@@ -54,7 +55,7 @@ final class ReportGoldenTests: XCTestCase {
 
     func testSARIFMatchesTheGoldenFileAndTheSchema() throws {
         let golden = try assertGolden("sarif", "example.sarif")
-        try GoldenSARIFSchema.assertValid(golden)
+        try SARIFSchemaValidation.assertValid(golden)
     }
 
     func testGitHubAnnotationsMatchTheGoldenFile() throws {
@@ -126,63 +127,5 @@ private final class WellFormedness: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         if error == nil { error = parseError }
-    }
-}
-
-/// The SARIF 2.1.0 schema check of AuditReportTests (SARIFSchemaValidation), for this target.
-private enum GoldenSARIFSchema {
-    static let schemaFile = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/data/sarif-schema-2.1.0.json")
-
-    private static let script = """
-    import json, sys
-    try:
-        import jsonschema
-    except ImportError:
-        sys.exit(3)
-    with open(sys.argv[1], encoding="utf-8") as f:
-        schema = json.load(f)
-    with open(sys.argv[2], encoding="utf-8") as f:
-        document = json.load(f)
-    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
-    for error in errors:
-        print("/".join(map(str, error.absolute_path)) + ": " + error.message)
-    sys.exit(1 if errors else 0)
-    """
-
-    static func assertValid(_ sarif: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard FileManager.default.fileExists(atPath: schemaFile.path) else {
-            throw XCTSkip("../shared/data/sarif-schema-2.1.0.json is absent: SARIF not validated")
-        }
-        let document = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-\(UUID().uuidString).sarif")
-        try Data(sarif.utf8).write(to: document)
-        defer { try? FileManager.default.removeItem(at: document) }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schemaFile.path, document.path]
-        let output = Pipe()
-        let errorOutput = Pipe()
-        process.standardOutput = output
-        process.standardError = errorOutput
-        do {
-            try process.run()
-        } catch {
-            throw XCTSkip("cannot run /usr/bin/env python3 (\(error)): SARIF not validated")
-        }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaints = String(decoding: errorOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0:
-            return
-        case 1 where !printed.isEmpty:
-            XCTFail("SARIF does not match the 2.1.0 schema:\n\(printed)", file: file, line: line)
-        case 3:
-            throw XCTSkip("the Python module jsonschema is not installed (pip install jsonschema): SARIF not validated")
-        case 126, 127:
-            throw XCTSkip("python3 is not installed: SARIF not validated")
-        default:
-            XCTFail("the validator failed (status \(process.terminationStatus)): \(complaints)", file: file, line: line)
-        }
     }
 }

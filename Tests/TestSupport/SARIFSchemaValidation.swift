@@ -3,9 +3,9 @@ import XCTest
 
 /// Validates SARIF documents against the official SARIF 2.1.0 JSON schema (draft-04) with Python's
 /// `jsonschema`, in a subprocess. The schema lives outside the repository, beside it:
-/// `../shared/data/sarif-schema-2.1.0.json`.
-enum SARIFSchemaValidation {
-    /// The repository root: Tests/AuditReportTests/<this file> is three levels below it.
+/// `../shared/data/sarif-schema-2.1.0.json`. Shared by the test targets that produce SARIF.
+public enum SARIFSchemaValidation {
+    /// The repository root: Tests/TestSupport/<this file> is three levels below it.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let schemaFile = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/sarif-schema-2.1.0.json")
 
@@ -27,7 +27,7 @@ enum SARIFSchemaValidation {
 
     /// The schema errors of `sarif`, one per line (empty when valid). Skips the test when the schema,
     /// python3 or jsonschema is missing.
-    static func errors(in sarif: String) throws -> [String] {
+    public static func errors(in sarif: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: schemaFile.path) else {
             throw XCTSkip("../shared/data/sarif-schema-2.1.0.json is absent: SARIF not validated")
         }
@@ -66,7 +66,7 @@ enum SARIFSchemaValidation {
         }
     }
 
-    static func assertValid(_ sarif: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    public static func assertValid(_ sarif: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let errors = try errors(in: sarif)
         XCTAssertEqual(errors, [], "SARIF does not match the 2.1.0 schema", file: file, line: line)
     }
