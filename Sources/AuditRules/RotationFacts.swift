@@ -99,13 +99,14 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         var publishers: [String: Place] = [:]
         var clockBodies: [(body: Node, clock: Place)] = []
-        var sleeps: [Node] = []
+        var sleeps: [(node: Node, ancestors: [Node])] = []
         var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
 
-        tree.rootNode.walk { node in
+        tree.rootNode.walk(withAncestors: { node, path in
             switch node.type {
             case "property_declaration":
                 guard let name = Self.boundName(node) else { return true }
+                let enumBody = path.last(where: { $0.type == "enum_class_body" })
                 if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
                     if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(place(name, node)) }
                     if value.text.contains("Timer.publish") {
@@ -117,8 +118,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                         publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
                     }
                 }
-                if Self.isTextProperty(node) {
-                    textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(around: node)))
+                if let enumBody, Self.isTextProperty(node) {
+                    textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(in: enumBody)))
                 }
                 return true
             case "call_expression":
@@ -129,7 +130,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 case "scheduledTimer", "asyncAfter":
                     for closure in closures { clockBodies.append((closure, place(callee, node))) }
                 case "sleep":
-                    sleeps.append(node)
+                    sleeps.append((node, path.reversed()))
                 case "onReceive":
                     if let argument = call.arguments.first?.value { onReceives.append((argument, closures, node)) }
                 default:
@@ -146,7 +147,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             default:
                 return true
             }
-        }
+        })
         for receive in onReceives {
             let argument = receive.argument
             let publisher = SwiftSyntax.lastName(of: argument).flatMap { publishers[$0] }
@@ -157,7 +158,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         for sleep in sleeps {
             let loop = sleep.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
             let body = loop ?? sleep.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
-            if let body { clockBodies.append((body, place("Task.sleep", sleep))) }
+            if let body { clockBodies.append((body, place("Task.sleep", sleep.node))) }
         }
         var seen = Set<String>()
         for (body, clock) in clockBodies {
@@ -192,10 +193,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         return elements.count >= 2 && elements.allSatisfy { SwiftSyntax.isStringLiteral($0) }
     }
 
-    /// A computed property of an enum that switches over its cases to two or more string literals.
+    /// A computed property (of an enum: the caller checks) that switches to two or more string literals.
     static func isTextProperty(_ property: Node) -> Bool {
-        guard let computed = property.namedChildren.first(where: { $0.type == "computed_property" }),
-              property.ancestors.contains(where: { $0.type == "enum_class_body" }) else { return false }
+        guard let computed = property.namedChildren.first(where: { $0.type == "computed_property" }) else { return false }
         var hasSwitch = false
         var literals = Set<String>()
         computed.walk { node in
@@ -209,9 +209,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         return hasSwitch && literals.count >= 2
     }
 
-    /// The case names declared in the enum around a member.
-    static func enumCases(around member: Node) -> [String] {
-        guard let body = member.ancestors.first(where: { $0.type == "enum_class_body" }) else { return [] }
+    /// The case names declared in an enum's body.
+    static func enumCases(in body: Node) -> [String] {
         var names: [String] = []
         for entry in body.namedChildren where entry.type == "enum_entry" {
             names += entry.namedChildren.filter { $0.type == "simple_identifier" }.map(\.text)

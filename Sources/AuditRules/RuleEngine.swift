@@ -97,13 +97,13 @@ public struct RuleEngine: Sendable {
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
         let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
-        tree.rootNode.walk { node in
+        tree.rootNode.walk(withAncestors: { node, path in
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
                 if let call = SwiftCall(node), let name = call.calleeName, labelComponents.contains(name) {
                     for rule in labelRules where rule.labelStyle?.components.contains(name) == true {
                         if var candidate = LabelStyleCheck(rule: rule, file: file, source: tree.source).check(call) {
-                            candidate.finding.scope = SwiftDeclarations.scopePath(of: node)
+                            candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
                             candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
                             candidates.append(candidate)
                         }
@@ -117,10 +117,12 @@ public struct RuleEngine: Sendable {
                 guard let rules = rulesByComponent[node.text] else { return false }
                 // Inside a region the parser could not read, the tree is a guess: report what looks like a
                 // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
-                let inBrokenRegion = !facts.syntaxErrors.isEmpty && node.ancestors.contains { $0.isError }
+                let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
+                let ancestors = Array(path.reversed())
                 for rule in rules {
-                    guard var candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts).match(node) else { continue }
-                    candidate.finding.scope = SwiftDeclarations.scopePath(of: node)
+                    guard var candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts)
+                        .match(node, ancestors: ancestors) else { continue }
+                    candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: ancestors)
                     candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
                     candidates.append(inBrokenRegion
                         ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
@@ -130,7 +132,7 @@ public struct RuleEngine: Sendable {
             default:
                 return true
             }
-        }
+        })
         return FileAnalysis(
             file: file,
             candidates: candidates,

@@ -22,7 +22,46 @@ struct UsageMatcher {
         case declaration(Node)
     }
 
-    func match(_ identifier: Node) -> Candidate? {
+    /// `ancestors`: the identifier's ancestors, innermost first (from the engine's walk). Asking the
+    /// tree for parents instead costs a descent from the root each time (tree-sitter 0.20.7).
+    func match(_ identifier: Node, ancestors: [Node]) -> Candidate? {
+        var matcher = self
+        matcher.lineage = Lineage(identifier: identifier, ancestors: ancestors)
+        return matcher.matchKnown(identifier)
+    }
+
+    /// The ancestors of the identifier being matched, to find parents without asking the tree.
+    struct Lineage {
+        let identifier: Node
+        let ancestors: [Node]
+
+        func parent(of node: Node) -> Node? {
+            if node == identifier { return ancestors.first }
+            guard let index = ancestors.firstIndex(of: node) else { return node.parent }
+            return index + 1 < ancestors.count ? ancestors[index + 1] : nil
+        }
+
+        /// The ancestors of `node` (itself on the identifier's path), innermost first.
+        func ancestors(of node: Node) -> [Node] {
+            if node == identifier { return ancestors }
+            guard let index = ancestors.firstIndex(of: node) else { return node.ancestors }
+            return Array(ancestors[(index + 1)...])
+        }
+    }
+
+    var lineage: Lineage?
+
+    private func parent(of node: Node) -> Node? {
+        lineage?.parent(of: node) ?? node.parent
+    }
+
+    private func modifier(appliedTo expression: Node) -> SwiftModifier? {
+        guard let navigation = parent(of: expression), navigation.type == "navigation_expression",
+              navigation.child(byField: "target") == expression, let outer = parent(of: navigation) else { return nil }
+        return SwiftSyntax.modifier(navigation: navigation, outer: outer)
+    }
+
+    private func matchKnown(_ identifier: Node) -> Candidate? {
         guard let usage = classify(identifier) else { return nil }
         switch usage {
         case .declaration(let name):
@@ -41,7 +80,7 @@ struct UsageMatcher {
     // MARK: - What kind of use
 
     private func classify(_ identifier: Node) -> Usage? {
-        guard let parent = identifier.parent else { return nil }
+        guard let parent = parent(of: identifier) else { return nil }
         if identifier.type == "type_identifier" {
             return classifyType(identifier, parent: parent)
         }
@@ -49,7 +88,7 @@ struct UsageMatcher {
         case "navigation_suffix":
             // `Qualifier.Component`: a use only when the qualifier is the component's module (or, for the
             // app's own components, any module-like name).
-            guard let navigation = parent.parent, navigation.type == "navigation_expression",
+            guard let navigation = self.parent(of: parent), navigation.type == "navigation_expression",
                   let target = navigation.child(byField: "target"), target.type == "simple_identifier",
                   isAcceptedQualifier(target.text) else { return nil }
             return expressionUsage(navigation, qualified: true)
@@ -72,7 +111,7 @@ struct UsageMatcher {
         case "class_declaration", "protocol_declaration", "typealias_declaration":
             return SwiftDeclarations.declaredName(of: parent) == identifier ? .declaration(identifier) : nil
         case "user_type":
-            if let owner = parent.parent, SwiftDeclarations.typeDeclarationKinds.contains(owner.type),
+            if let owner = self.parent(of: parent), SwiftDeclarations.typeDeclarationKinds.contains(owner.type),
                SwiftDeclarations.declaredName(of: owner) == identifier {
                 return .declaration(identifier)
             }
@@ -93,10 +132,10 @@ struct UsageMatcher {
 
     /// A name used in an expression: a call of it (`X(...)`, `X.init(...)`), or some other reference.
     private func expressionUsage(_ use: Node, qualified: Bool) -> Usage {
-        if let parent = use.parent, parent.type == "call_expression", parent.namedChild(at: 0) == use, let call = SwiftCall(parent) {
+        if let parent = parent(of: use), parent.type == "call_expression", parent.namedChild(at: 0) == use, let call = SwiftCall(parent) {
             return .call(call, start: use)
         }
-        if let modifier = SwiftSyntax.modifier(appliedTo: use), modifier.name == "init" {
+        if let modifier = modifier(appliedTo: use), modifier.name == "init" {
             return .call(modifier.call, start: use)
         }
         return .reference(use, qualified: qualified)
@@ -264,7 +303,7 @@ struct UsageMatcher {
     private func absorbedChain(of call: SwiftCall) -> Chain {
         var chain = Chain(callEnd: call.node.endByte, end: call.node.endByte, size: nil)
         var current = call.node
-        while let modifier = SwiftSyntax.modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
+        while let modifier = modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
             let arguments = modifier.call.arguments
             switch modifier.name {
             case "scaleEffect":
@@ -302,7 +341,7 @@ struct UsageMatcher {
     /// The innermost style modifier that applies to the call: on the call itself, or on a container
     /// around it (SwiftUI passes styles down the view tree).
     private func effectiveStyle(around node: Node, check: StyleCheck) -> AppliedStyle? {
-        let chain = node.ancestors
+        let chain = lineage?.ancestors(of: node) ?? node.ancestors
         var child = node
         for (index, ancestor) in chain.enumerated() {
             // A style set where the view is used elsewhere cannot be seen from here: stop at the declaration.

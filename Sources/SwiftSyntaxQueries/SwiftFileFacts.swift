@@ -76,8 +76,13 @@ public enum SwiftDeclarations {
 
     /// The declarations around `node`, outermost first, joined with dots: `GamesHistoryView.body`.
     public static func scopePath(of node: Node) -> String {
+        scopePath(ancestors: node.ancestors)
+    }
+
+    /// The same, from ancestors already known (innermost first).
+    public static func scopePath(ancestors: [Node]) -> String {
         var names: [String] = []
-        for ancestor in node.ancestors {
+        for ancestor in ancestors {
             switch ancestor.type {
             case "class_declaration", "protocol_declaration":
                 if let name = declaredName(of: ancestor) { names.append(name.text) }

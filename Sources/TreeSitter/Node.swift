@@ -51,8 +51,22 @@ public struct Node {
         return Node(nullable: ts_node_named_child(raw, UInt32(index)), tree: tree)
     }
 
-    public var children: [Node] { (0..<childCount).compactMap { child(at: $0) } }
-    public var namedChildren: [Node] { (0..<namedChildCount).compactMap { namedChild(at: $0) } }
+    /// All children, in order. Through a cursor: `ts_node_child(i)` walks from the first child, so
+    /// asking for each index in turn costs n² on a node with many children (a 50 MB file's root).
+    public var children: [Node] { collectChildren(namedOnly: false) }
+    public var namedChildren: [Node] { collectChildren(namedOnly: true) }
+
+    private func collectChildren(namedOnly: Bool) -> [Node] {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        guard ts_tree_cursor_goto_first_child(&cursor) else { return [] }
+        var result: [Node] = []
+        repeat {
+            let node = ts_tree_cursor_current_node(&cursor)
+            if !namedOnly || ts_node_is_named(node) { result.append(Node(raw: node, tree: tree)) }
+        } while ts_tree_cursor_goto_next_sibling(&cursor)
+        return result
+    }
 
     public func child(byField name: String) -> Node? {
         let utf8 = Array(name.utf8)
@@ -132,6 +146,30 @@ public struct Node {
         guard let string = ts_node_string(raw) else { return "" }
         defer { free(string) }
         return String(cString: string)
+    }
+
+    /// Like `walk`, and also hands the visitor the path to the node from this node, outermost first
+    /// (the last element is the parent): free here, while `parent` and `ancestors` cost a descent from
+    /// the root in tree-sitter 0.20.7, linear in the width of every level on the way.
+    public func walk(withAncestors visit: (Node, [Node]) -> Bool) {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        var stack: [Node] = []
+        var current = self
+        var descend = visit(self, [])
+        while true {
+            if descend, ts_tree_cursor_goto_first_child(&cursor) {
+                stack.append(current)
+            } else {
+                while !stack.isEmpty, !ts_tree_cursor_goto_next_sibling(&cursor) {
+                    _ = ts_tree_cursor_goto_parent(&cursor)
+                    stack.removeLast()
+                }
+                if stack.isEmpty { return }
+            }
+            current = Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree)
+            descend = visit(current, stack)
+        }
     }
 
     /// Visits this node and every descendant in source order. The visitor returns false to skip a subtree.
