@@ -133,7 +133,7 @@ public struct Fixer {
         return (paths.isEmpty ? ["."] : paths).map { path in
             let absolute = discovery.absolutePath(path)
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
             let folder = isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent
             guard let resolved = realpath(folder, nil) else { return folder }
             defer { free(resolved) }

@@ -113,7 +113,7 @@ struct Scan: ParsableCommand {
             do {
                 let folder = SourceDiscovery(currentDirectory: terminal.currentDirectory).absolutePath(paths.first ?? ".")
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
                 let changes = try GitChanges.since(diffBase, in: isDirectory.boolValue ? folder : (folder as NSString).deletingLastPathComponent)
                 changes.classify(&result.findings, absolutePaths: result.absolutePaths)
             } catch let error as GitChangesError {
