@@ -62,19 +62,21 @@ struct Syntax: ParsableCommand {
             throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")
         }
         let tree = try Parser().parse(source)
+        // Iterative, so deeply nested code cannot overflow the stack.
         var output = ""
-        func show(_ node: Node, depth: Int, field: String?) {
+        var pending: [(node: Node, depth: Int, field: String?)] = [(tree.rootNode, 0, nil)]
+        while let (node, depth, field) = pending.popLast() {
             output += String(repeating: "  ", count: depth)
             if let field { output += "\(field): " }
             output += node.isNamed ? node.type : "\"\(node.type)\""
             output += " \(node.startPosition)"
             if node.childCount == 0, node.isNamed { output += " \(node.text.debugDescription)" }
             output += "\n"
-            for index in 0..<node.childCount {
-                if let child = node.child(at: index) { show(child, depth: depth + 1, field: node.fieldName(ofChildAt: index)) }
+            let children = node.children
+            for index in children.indices.reversed() {
+                pending.append((children[index], depth + 1, node.fieldName(ofChildAt: index)))
             }
         }
-        show(tree.rootNode, depth: 0, field: nil)
         terminal.write(output)
     }
 }

@@ -5,6 +5,8 @@ public enum TreeSitterError: Error, Equatable, CustomStringConvertible {
     case incompatibleLanguage(abi: Int)
     /// The runtime returned no tree (it was cancelled or has no language).
     case parseFailed
+    /// The parse ran past its time limit (some truncated inputs make this grammar's error recovery loop).
+    case timedOut(seconds: Int)
 
     public var description: String {
         switch self {
@@ -12,6 +14,8 @@ public enum TreeSitterError: Error, Equatable, CustomStringConvertible {
             return "the Swift grammar has language ABI \(abi), which this tree-sitter runtime cannot load (re-run scripts/bootstrap)"
         case .parseFailed:
             return "tree-sitter returned no syntax tree"
+        case .timedOut(let seconds):
+            return "tree-sitter did not finish within \(seconds) s (its error recovery can loop on some broken code)"
         }
     }
 }
@@ -45,7 +49,15 @@ public final class Parser {
         ts_parser_delete(pointer)
     }
 
+    /// The time a parse may take: generous (tree-sitter reads several MB/s) and never unbounded,
+    /// because on some truncated inputs the pinned grammar's error recovery never ends.
+    public static func timeLimit(forBytes count: Int) -> Int {
+        max(10, 10 * (count >> 20))
+    }
+
     public func parse(_ source: SourceText) throws -> Tree {
+        let seconds = Self.timeLimit(forBytes: source.bytes.count)
+        ts_parser_set_timeout_micros(pointer, UInt64(seconds) * 1_000_000)
         let tree = source.bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 ts_parser_parse_string(pointer, nil, chars.baseAddress, UInt32(chars.count))
@@ -53,7 +65,7 @@ public final class Parser {
         }
         guard let tree else {
             ts_parser_reset(pointer)
-            throw TreeSitterError.parseFailed
+            throw TreeSitterError.timedOut(seconds: seconds)
         }
         return Tree(pointer: tree, source: source)
     }
