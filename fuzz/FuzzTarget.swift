@@ -1,0 +1,134 @@
+// libFuzzer entry point for loadaudit: built by scripts/fuzz (not by SwiftPM), see docs/reliability.md.
+//
+// Each input is treated as the bytes of a .swift file and goes through what `loadaudit scan` and
+// `loadaudit fix --unsafe` do in memory: the reader's UTF-8/NUL filter, a parse, the built-in rules'
+// analysis, the per-file resolution, then the fix passes (EditPlan.select/apply, re-parse, resolve
+// again) exactly as the Fixer runs them. Broken invariants stop the run with a message (a crash for
+// libFuzzer, with the input saved as a reproducer):
+//   - every finding's byte span and edits lie inside the file, its line/column agree with its offset;
+//   - edits of one selected pass never overlap (EditPlan.apply's precondition checks it too);
+//   - an accepted pass never adds syntax errors.
+// The pinned tree-sitter never finishes parsing some truncated inputs and loadaudit sets no parse
+// timeout (a known bug, docs/reliability.md): such inputs are caught by a pre-parse with a timeout,
+// counted, written to $LOADAUDIT_FUZZ_HANGS (if set), and skipped, so fuzzing can go on past them.
+
+import AuditFix
+import AuditModel
+import AuditRules
+import CTreeSitter
+import Foundation
+import SwiftSyntaxQueries
+import TreeSitter
+
+private let engine = RuleEngine(ruleSet: .builtIn())
+private var parser: Parser?
+private var hangsSeen = 0
+private let maximumPasses = 8
+
+/// The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
+private func isSwiftText(_ bytes: [UInt8]) -> Bool {
+    if bytes.prefix(8192).contains(0) { return false }
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
+    }
+}
+
+/// True when tree-sitter does not finish within `seconds` (the known hang, or a new one).
+private func parseTimesOut(_ bytes: [UInt8], seconds: UInt64 = 2) -> Bool {
+    guard let raw = ts_parser_new() else { return false }
+    defer { ts_parser_delete(raw) }
+    guard ts_parser_set_language(raw, tree_sitter_swift()) else { return false }
+    ts_parser_set_timeout_micros(raw, seconds * 1_000_000)
+    let tree = bytes.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { ts_parser_parse_string(raw, nil, $0.baseAddress, UInt32($0.count)) }
+    }
+    guard let tree else { return true }
+    ts_tree_delete(tree)
+    return false
+}
+
+private func recordHang(_ bytes: [UInt8]) {
+    hangsSeen += 1
+    guard let folder = ProcessInfo.processInfo.environment["LOADAUDIT_FUZZ_HANGS"], hangsSeen <= 50 else { return }
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let name = String(format: "hang-%03d-%d.swift", hangsSeen, bytes.count)
+    FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+}
+
+private func fail(_ message: String) -> Never {
+    fatalError("loadaudit fuzz invariant: \(message)")
+}
+
+private func check(_ findings: [Finding], in bytes: [UInt8], _ stage: String) {
+    let text = SourceText(bytes: bytes)
+    for finding in findings {
+        let what = "\(stage): \(finding.ruleId) at \(finding.start.line):\(finding.start.column)"
+        guard finding.start.byteOffset >= 0, finding.start.byteOffset <= finding.end.byteOffset, finding.end.byteOffset <= bytes.count else {
+            fail("\(what): span \(finding.start.byteOffset)..<\(finding.end.byteOffset) outside \(bytes.count) bytes")
+        }
+        for point in [finding.start, finding.end] {
+            let position = text.position(ofByte: point.byteOffset)
+            if position.line != point.line || position.column != point.column {
+                fail("\(what): \(point.line):\(point.column) but byte \(point.byteOffset) is \(position.line):\(position.column)")
+            }
+        }
+        for edit in finding.edits where edit.range.lowerBound < 0 || edit.range.upperBound > bytes.count {
+            fail("\(what): edit \(edit.range) outside \(bytes.count) bytes")
+        }
+    }
+}
+
+private func analyze(_ bytes: [UInt8]) -> FileAnalysis? {
+    do {
+        if parser == nil { parser = try Parser() }
+        return engine.analyze(tree: try parser!.parse(SourceText(bytes: bytes)), file: "Fuzz.swift")
+    } catch {
+        return nil
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    guard isSwiftText(bytes) else { return 0 }
+    if parseTimesOut(bytes) {
+        recordHang(bytes)
+        return 0
+    }
+    guard let analysis = analyze(bytes) else { return 0 }
+    let context = ProjectContext([analysis])
+    let findings = engine.resolve(analysis, in: context)
+    check(findings, in: bytes, "scan")
+
+    // The fix passes, as Fixer.fix runs them (safe and unsafe classes: `fix --unsafe`).
+    let allowedErrors = analysis.syntaxErrors.count
+    var current = bytes
+    var currentFindings = findings
+    for pass in 0..<maximumPasses {
+        let applicable = currentFindings.filter { $0.fix != .manual && !$0.edits.isEmpty }
+        let selected = EditPlan.select(applicable)
+        if selected.isEmpty { break }
+        let edits = selected.flatMap(\.edits).sorted { $0.range.lowerBound < $1.range.lowerBound }
+        for (left, right) in zip(edits, edits.dropFirst()) where left.range.upperBound > right.range.lowerBound {
+            fail("pass \(pass): selected edits overlap: \(left.range) and \(right.range)")
+        }
+        let next = EditPlan.apply(edits, to: current)
+        if parseTimesOut(next) {
+            recordHang(next)
+            return 0
+        }
+        guard let nextAnalysis = analyze(next) else { return 0 }
+        // A pass that adds a syntax error is refused by the Fixer: the file stays as it was.
+        if nextAnalysis.syntaxErrors.count > allowedErrors { break }
+        current = next
+        currentFindings = engine.resolve(nextAnalysis, in: context)
+        check(currentFindings, in: current, "after pass \(pass)")
+    }
+    return 0
+}
