@@ -71,24 +71,33 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         "withAnimation", "animation", "Int", "String", "Double", "true", "false", "nil",
     ]
 
-    /// The names other files may need to see to settle this file's displays or assignments: a file
-    /// that mentions one of them may hold the other half.
-    public var namesOfInterest: Set<String> {
-        rawNamesOfInterest.filter { $0.count >= 3 && !Self.commonNames.contains($0) }
-    }
+    /// The states some clock assigns in this file.
+    public var timedStates: Set<String> { Set(timedAssignments.map(\.state)) }
 
-    private var rawNamesOfInterest: Set<String> {
+    /// The names another file must mention to hold the other half of this file's rotations, given
+    /// the states clocks assign anywhere (`timedStates`). Every clock is in a file with a trigger word
+    /// (Timer, asyncAfter, sleep), so only arrays and enum text properties need following, and only
+    /// for displays a clock can change: following every name shown (`item`, `title`) would parse
+    /// most of the tree.
+    public func namesOfInterest(timedStates: Set<String>) -> Set<String> {
         var names = Set<String>()
-        for assignment in timedAssignments { names.insert(assignment.state); names.formUnion(assignment.readsNames) }
+        for assignment in timedAssignments {
+            names.insert(assignment.state)
+            names.formUnion(assignment.readsNames)
+        }
         for display in displays {
             switch display.shown {
-            case .element(let array, let indexNames): names.insert(array); names.formUnion(indexNames)
-            case .random(let array, _): names.insert(array)
-            case .property(let base, let property): names.insert(base); names.insert(property)
-            case .value(let name): names.insert(name)
+            case .element(let array, let indexNames):
+                if !timedStates.isDisjoint(with: indexNames) { names.insert(array) }
+            case .random(let array, _):
+                names.insert(array)
+            case .property(let base, let property):
+                if timedStates.contains(base) { names.insert(property) }
+            case .value:
+                break
             }
         }
-        return names
+        return names.filter { $0.count >= 3 && !Self.commonNames.contains($0) }
     }
 
     init(tree: Tree, file: String, displayCalls: Set<String>) {

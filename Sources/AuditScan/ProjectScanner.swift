@@ -77,10 +77,16 @@ public struct ProjectScanner {
         if engine.followsNamesAcrossFiles {
             var followed = Set<String>()
             while true {
-                var names = Set<String>()
+                var timedStates = Set<String>()
+                var facts: [RotationFacts] = []
                 for index in files.indices where relevant[index] {
-                    if case .analyzed(let analysis, _, _)? = outcomes[index] { names.formUnion(analysis.rotation?.namesOfInterest ?? []) }
+                    if case .analyzed(let analysis, _, _)? = outcomes[index], let rotation = analysis.rotation {
+                        facts.append(rotation)
+                        timedStates.formUnion(rotation.timedStates)
+                    }
                 }
+                var names = Set<String>()
+                for rotation in facts { names.formUnion(rotation.namesOfInterest(timedStates: timedStates)) }
                 names.subtract(followed)
                 if names.isEmpty { break }
                 followed.formUnion(names)
