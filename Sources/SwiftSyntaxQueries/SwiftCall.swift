@@ -59,8 +59,6 @@ public struct SwiftModifier {
     public let call: SwiftCall
     /// The navigation node `base.name`, whose target is the modified expression.
     public let navigation: Node
-    /// A comment or directive sits between the base and the `.name`.
-    public let hasInterveningTrivia: Bool
 }
 
 public enum SwiftSyntax {
@@ -77,8 +75,7 @@ public enum SwiftSyntax {
               let call = SwiftCall(outer),
               let suffix = navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }),
               let name = suffix.child(byField: "suffix"), name.type == "simple_identifier" else { return nil }
-        let trivia = navigation.namedChildren.contains { $0.type == "comment" || $0.type == "multiline_comment" || $0.type == "directive" }
-        return SwiftModifier(name: name.text, call: call, navigation: navigation, hasInterveningTrivia: trivia)
+        return SwiftModifier(name: name.text, call: call, navigation: navigation)
     }
 
     /// The last simple name of a reference: `c` for `a.b.c`, `Text` for `Text`, nil for other shapes.

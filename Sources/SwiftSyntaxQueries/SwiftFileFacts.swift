@@ -99,11 +99,4 @@ public enum SwiftDeclarations {
         }
         return names.reversed().joined(separator: ".")
     }
-
-    /// The names of the type declarations that enclose `node`, innermost first.
-    public static func enclosingTypeNames(of node: Node) -> [String] {
-        node.ancestors.compactMap { ancestor in
-            typeDeclarationKinds.contains(ancestor.type) ? declaredName(of: ancestor)?.text : nil
-        }
-    }
 }
