@@ -58,7 +58,7 @@ private func recordHang(_ bytes: [UInt8]) {
     guard let folder = ProcessInfo.processInfo.environment["LOADAUDIT_FUZZ_HANGS"], hangsSeen <= 50 else { return }
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let name = String(format: "hang-%03d-%d.swift", hangsSeen, bytes.count)
-    FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
 }
 
 private func fail(_ message: String) -> Never {

@@ -149,7 +149,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                         let snippet = source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
                         displays.append(Display(place: place(callee, node), endLine: end.line, endColumn: end.column,
                                                 startByte: node.startByte, endByte: node.endByte, shown: shown,
-                                                scope: SwiftDeclarations.scopePath(of: node), snippet: String(snippet.prefix(120))))
+                                                scope: SwiftDeclarations.scopePath(ancestors: path.reversed()), snippet: String(snippet.prefix(120))))
                     }
                 }
                 return true

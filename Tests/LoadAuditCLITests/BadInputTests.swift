@@ -172,6 +172,17 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(CLIRun(["fix", tree.path]).status, 0)
     }
 
+    func testADanglingSymbolicLinkIsReportedAndSkipped() throws {
+        let tree = try TemporaryTree(["A.swift": spinner])
+        try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Gone.swift").path, withDestinationPath: "Deleted.swift")
+        let run = CLIRun(["scan", tree.path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(errorLines(run, mentioning: "Gone.swift"), ["loadaudit: warning: Gone.swift: broken symbolic link: skipped"])
+        let named = CLIRun(["scan", "Gone.swift"], in: tree.path)
+        XCTAssertEqual(named.status, 2)
+        XCTAssertEqual(named.errors, "loadaudit: error: Gone.swift: broken symbolic link (or a link loop)\n")
+    }
+
     /// A linked folder that leads outside: its files are read and reported, never written through.
     func testAFolderLinkLeadingOutsideIsScannedButNeverWrittenThrough() throws {
         let outside = try TemporaryTree(["Shared/Spinner.swift": spinner])
