@@ -64,6 +64,11 @@ final class KillDuringFixTests: XCTestCase {
         return name.range(of: #"^\..+\.loadaudit-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
     }
 
+    func inode(_ path: String) -> UInt64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+
     func runToCompletion(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, seconds: Double) {
         let process = Process()
         process.executableURL = binary
@@ -85,34 +90,46 @@ final class KillDuringFixTests: XCTestCase {
         let complete = try runToCompletion(binary, ["fix", reference.path])
         XCTAssertEqual(complete.status, 0, "fix of the example app should succeed")
         let fixed = try regularFiles(in: reference.url)
-        // How long a whole run takes here: the fastest of three (the writes come at its very end).
-        var shortest = complete.seconds
-        for _ in 0..<2 {
-            let again = try copyOfExampleApp()
-            shortest = min(shortest, try runToCompletion(binary, ["fix", again.path]).seconds)
-            XCTAssertEqual(try regularFiles(in: again.url), fixed, "two complete runs disagree")
-        }
         XCTAssertEqual(Set(fixed.keys), Set(originals.keys))
-        let changedFiles = originals.keys.filter { originals[$0] != fixed[$0] }
+        let changedFiles = originals.keys.filter { originals[$0] != fixed[$0] }.sorted()
         XCTAssertEqual(changedFiles.count, 9, "the example app has 9 files to fix")
+        let again = try copyOfExampleApp()
+        XCTAssertEqual(try runToCompletion(binary, ["fix", again.path]).status, 0)
+        XCTAssertEqual(try regularFiles(in: again.url), fixed, "two complete runs disagree")
 
-        // Half the kills land anywhere in the first 150 ms (mostly during the scan); the other half in
-        // the 100 ms around a complete run's end, where the writes are. Which phase a kill hits depends
-        // on the machine: the test asserts only what must hold wherever it lands.
+        // Three kinds of moments, in turn. A third of the kills land at a seeded time in the first
+        // 150 ms (mostly during the scan). The writes come at the very end of a run, whose length
+        // varies with the machine's load, so the others watch the files instead of the clock: one
+        // third kill as soon as a temporary file appears (between mkstemp and rename), the last third
+        // a seeded 0-10 ms after the first rename (between writes). The test asserts only what must
+        // hold wherever the kill lands, and prints where they landed.
+        let folders = Set(changedFiles.map { ($0 as NSString).deletingLastPathComponent })
         var random = SplitMix64(state: 0x5EED_0F_F1C5)
         var states: [String: Int] = [:]
         var leftovers: [String] = []
-        let completeMicros = Int(shortest * 1_000_000)
         for round in 0..<25 {
             let tree = try copyOfExampleApp()
-            let delay = round % 2 == 0 ? random.below(150_000) : max(0, completeMicros - 90_000) + random.below(100_000)
+            let inodes = Dictionary(uniqueKeysWithValues: changedFiles.map { ($0, inode(tree.url.appendingPathComponent($0).path)) })
+            let delay = random.below(150_000)
+            let afterRename = random.below(10_000)
             let process = Process()
             process.executableURL = binary
             process.arguments = ["fix", tree.path]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            usleep(useconds_t(delay))
+            switch round % 3 {
+            case 0:
+                usleep(useconds_t(delay))
+            case 1:
+                while process.isRunning, !folders.contains(where: { folder in
+                    ((try? FileManager.default.contentsOfDirectory(atPath: tree.url.appendingPathComponent(folder).path)) ?? [])
+                        .contains(where: Self.isLoadauditTemporary)
+                }) { usleep(200) }
+            default:
+                while process.isRunning, !inodes.contains(where: { inode(tree.url.appendingPathComponent($0.key).path) != $0.value }) { usleep(200) }
+                usleep(useconds_t(afterRename))
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
 
@@ -123,18 +140,18 @@ final class KillDuringFixTests: XCTestCase {
                 if let before = originals[path] {
                     let isOriginal = bytes == before
                     let isFixed = bytes == fixed[path]
-                    XCTAssertTrue(isOriginal || isFixed, "round \(round) (\(delay) µs): \(path) is neither the original nor the fixed file (\(bytes.count) bytes)")
+                    XCTAssertTrue(isOriginal || isFixed, "round \(round): \(path) is neither the original nor the fixed file (\(bytes.count) bytes)")
                     if before != fixed[path] {
                         if isOriginal { original += 1 } else if isFixed { done += 1 }
                     }
                 } else if Self.isLoadauditTemporary(path) {
                     leftovers.append("round \(round): \(path) (\(bytes.count) bytes)")
                 } else {
-                    XCTFail("round \(round) (\(delay) µs): a stray file was left: \(path)")
+                    XCTFail("round \(round): a stray file was left: \(path)")
                 }
             }
             for path in originals.keys where after[path] == nil {
-                XCTFail("round \(round) (\(delay) µs): \(path) is gone")
+                XCTFail("round \(round): \(path) is gone")
             }
             let state = done == 0 ? "before any write" : original == 0 ? "after the last write" : "between writes"
             states[state, default: 0] += 1
