@@ -5,27 +5,13 @@ import AuditScan
 import Foundation
 import SwiftSyntaxQueries
 import TreeSitter
+import LoadAuditTestSupport
 import XCTest
 
 /// Random SwiftUI files built from snippets of every rule (and of every trap), fixed for real:
 /// the rewrite parses with no new error, a second fix changes nothing, and with safe fixes only no
 /// byte outside the planned edits changes. Seeded, so a failure names the seed that reproduces it.
 final class FixPropertyTests: XCTestCase {
-    /// SplitMix64: small, fast, and the same on every platform.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
-
     static let usages = [
         "ProgressView()", "ProgressView(\"Loading games...\")", "ProgressView { Text(\"Loading\") }",
         "ProgressView(label: { Text(\"Syncing data\") })", "ProgressView(title)", "ProgressView(\"Loading \\(n)\")",
@@ -48,12 +34,12 @@ final class FixPropertyTests: XCTestCase {
     ]
 
     struct Generator {
-        var random: Random
+        var random: SeededRandom
         let indentUnit: String
         let newline: String
 
         init(seed: UInt64) {
-            random = Random(state: seed)
+            random = SeededRandom(seed: seed)
             indentUnit = random.chance(30) ? "\t" : "    "
             newline = random.chance(25) ? "\r\n" : "\n"
         }

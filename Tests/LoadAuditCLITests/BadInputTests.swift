@@ -1,5 +1,6 @@
 import Foundation
 import LoadAuditCLI
+import LoadAuditTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +71,7 @@ final class BadInputTests: XCTestCase {
     func testABinaryFileWithASwiftNameIsSkipped() throws {
         let tree = try TemporaryTree(["Good.swift": clean])
         var bytes = [UInt8](repeating: 0, count: 4096)
-        var random = KillDuringFixTests.SplitMix64(state: 42)
+        var random = SeededRandom(seed: 42)
         for index in bytes.indices where index % 3 != 0 { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
         try tree.write("Tool.swift", Data([0x7F, 0x45, 0x4C, 0x46] + bytes))
         let run = CLIRun(["scan", tree.path])

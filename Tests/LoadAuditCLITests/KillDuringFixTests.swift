@@ -1,5 +1,6 @@
 import Foundation
 import LoadAuditCLI
+import LoadAuditTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -12,19 +13,6 @@ import Darwin
 /// file is its original or its fully fixed self, never partial or empty, and nothing is lost.
 final class KillDuringFixTests: XCTestCase {
     // MARK: helpers
-
-    /// SplitMix64, seeded: the same delays on every run.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &+ 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-    }
 
     func loadauditExecutable() throws -> URL {
         let candidates = [
@@ -104,7 +92,7 @@ final class KillDuringFixTests: XCTestCase {
         // a seeded 0-10 ms after the first rename (between writes). The test asserts only what must
         // hold wherever the kill lands, and prints where they landed.
         let folders = Set(changedFiles.map { ($0 as NSString).deletingLastPathComponent })
-        var random = SplitMix64(state: 0x5EED_0F_F1C5)
+        var random = SeededRandom(seed: 0x5EED_0F_F1C5)
         var states: [String: Int] = [:]
         var leftovers: [String] = []
         for round in 0..<25 {
