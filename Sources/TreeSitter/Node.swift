@@ -21,7 +21,11 @@ public struct Node {
         self.init(raw: raw, tree: tree)
     }
 
-    public var type: String { String(cString: ts_node_type(raw)) }
+    public var type: String {
+        let symbol = Int(ts_node_symbol(raw))
+        // The built-in ERROR symbols sit at the top of the 16-bit range, outside the table.
+        return symbol < tree.symbolNames.count ? tree.symbolNames[symbol] : String(cString: ts_node_type(raw))
+    }
     public var isNamed: Bool { ts_node_is_named(raw) }
     public var isMissing: Bool { ts_node_is_missing(raw) }
     public var isError: Bool { type == "ERROR" }

@@ -23,6 +23,15 @@ public enum TreeSitterError: Error, Equatable, CustomStringConvertible {
 /// A grammar. Immutable, and shareable across threads.
 public struct Language: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// Every symbol's name, by symbol: a node's type without a C string to decode each time.
+    let symbolNames: [String]
+
+    init(pointer: OpaquePointer) {
+        self.pointer = pointer
+        symbolNames = (0..<ts_language_symbol_count(pointer)).map { symbol in
+            ts_language_symbol_name(pointer, TSSymbol(symbol)).map { String(cString: $0) } ?? ""
+        }
+    }
 
     /// The Swift grammar linked in by scripts/bootstrap.
     public static let swift = Language(pointer: tree_sitter_swift())
@@ -67,7 +76,7 @@ public final class Parser {
             ts_parser_reset(pointer)
             throw TreeSitterError.timedOut(seconds: seconds)
         }
-        return Tree(pointer: tree, source: source)
+        return Tree(pointer: tree, source: source, symbolNames: language.symbolNames)
     }
 
     public func parse(_ string: String) throws -> Tree {
@@ -79,10 +88,12 @@ public final class Parser {
 public final class Tree {
     let pointer: OpaquePointer
     public let source: SourceText
+    let symbolNames: [String]
 
-    init(pointer: OpaquePointer, source: SourceText) {
+    init(pointer: OpaquePointer, source: SourceText, symbolNames: [String]) {
         self.pointer = pointer
         self.source = source
+        self.symbolNames = symbolNames
     }
 
     deinit {

@@ -1,6 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The UTF-8 bytes a tree was parsed from, with a line index for turning byte offsets into positions
 /// that people read: 1-based lines, and 1-based columns that count Unicode code points (a tab is one).
 public struct SourceText: Sendable {
+    /// Whether the bytes contain `needle` (memchr for its first byte, then memcmp: glibc's memmem is
+    /// not visible to Swift without _GNU_SOURCE).
+    public func contains(_ needle: [UInt8]) -> Bool {
+        guard let head = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { pattern in
+                let base = haystack.baseAddress!
+                let last = haystack.count - pattern.count
+                var position = 0
+                while position <= last {
+                    guard let hit = memchr(base + position, Int32(head), last - position + 1) else { return false }
+                    let offset = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return true }
+                    position = offset + 1
+                }
+                return false
+            }
+        }
+    }
+
     public let bytes: [UInt8]
     /// Byte offset where each line starts; line N (1-based) starts at `lineStarts[N - 1]`.
     public let lineStarts: [Int]
@@ -8,8 +34,13 @@ public struct SourceText: Sendable {
     public init(bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            starts.append(offset + 1)
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var position = 0
+            while position < buffer.count, let hit = memchr(base + position, 0x0A, buffer.count - position) {
+                position = base.distance(to: UnsafeRawPointer(hit)) + 1
+                starts.append(position)
+            }
         }
         lineStarts = starts
     }
