@@ -100,7 +100,29 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         return names.filter { $0.count >= 3 && !Self.commonNames.contains($0) }
     }
 
-    init(tree: Tree, file: String, displayCalls: Set<String>) {
+    /// What a file's signature says it can hold: a walk need not look for the rest.
+    struct Hints {
+        var stringArrays = true
+        var textEnums = true
+        var clocks = true
+        var displays = true
+
+        static let everything = Hints()
+
+        init() {}
+
+        init(_ signature: SourceSignature, displayCalls: Set<String>) {
+            stringArrays = signature.mayDeclareStringArray
+            textEnums = RotationFollower.mayHoldTextEnum(signature)
+            clocks = RotationFollower.mentionsClock(signature)
+            displays = signature.mentionsAny(displayCalls)
+        }
+
+        var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
+    }
+
+    init(tree: Tree, file: String, displayCalls: Set<String>, hints: Hints = .everything) {
+        guard !hints.isEmpty else { return }
         let source = tree.source
         func place(_ name: String, _ node: Node) -> Place {
             let position = node.startPosition
@@ -127,7 +149,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                         publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
                     }
                 }
-                if let enumBody, Self.isTextProperty(node) {
+                if hints.textEnums, let enumBody, Self.isTextProperty(node) {
                     textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(in: enumBody)))
                 }
                 return true

@@ -71,20 +71,32 @@ public struct RuleEngine: Sendable {
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
 
-    /// Words at least one of which a file must contain for any rule to find something in it: the
-    /// components' names, the label components, suppression and re-export markers, and for rotating
-    /// text the clocks. A file without any is not parsed (see `ProjectScanner`).
+    /// Words one of which a file must mention to be parsed on sight: the components' names, the
+    /// label components, suppression and re-export markers, and for rotating text `randomElement`
+    /// (a display and its strings can be the whole story). Files with clocks and text enums are
+    /// picked later, by `RotationFollower`, only where the names line up.
     public var triggerWords: [String] {
         var words = Set(rulesByComponent.keys)
         for rule in labelRules { words.formUnion(rule.labelStyle?.components ?? []) }
         words.formUnion(["loadaudit:", "@_exported"])
-        if !rotatingRules.isEmpty { words.formUnion(["Timer", "asyncAfter", "sleep", "randomElement"]) }
+        if !rotatingRules.isEmpty { words.insert("randomElement") }
         return words.sorted()
     }
 
-    /// Whether the rules need to follow names from file to file (rotating text spread over a model,
-    /// a view model and a view).
-    public var followsNamesAcrossFiles: Bool { !rotatingRules.isEmpty }
+    /// Whether a file must be parsed, from its signature alone (see `ProjectScanner`). For rotating
+    /// text, so must a file that may declare a string array whose name the lexer could not tell:
+    /// the other rounds match every file against the possible arrays' names.
+    public func isRelevantOnSight(_ signature: SourceSignature) -> Bool {
+        signature.mentionsAny(triggerWords)
+            || (!rotatingRules.isEmpty && signature.mayDeclareStringArray && signature.boundArrayNames.hashes == nil)
+    }
+
+    /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
+    public func rotationFollower() -> RotationFollower? {
+        rotatingRules.isEmpty ? nil : RotationFollower(displayCalls: displayCalls)
+    }
+
+    private var displayCalls: Set<String> { rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) } }
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -92,7 +104,9 @@ public struct RuleEngine: Sendable {
                      suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
     }
 
-    public func analyze(tree: Tree, file: String) -> FileAnalysis {
+    /// The file's candidates and facts. With its `signature`, the walks skip what the file's words
+    /// show it cannot hold (the result is the same, sooner).
+    public func analyze(tree: Tree, file: String, signature: SourceSignature? = nil) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
@@ -142,7 +156,8 @@ public struct RuleEngine: Sendable {
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree),
             rotation: rotatingRules.isEmpty ? nil : RotationFacts(
-                tree: tree, file: file, displayCalls: rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) })
+                tree: tree, file: file, displayCalls: displayCalls,
+                hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCalls) } ?? .everything)
         )
     }
 

@@ -5,8 +5,10 @@ import Foundation
 import TreeSitter
 #if canImport(Glibc)
 import Glibc
+private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
+private let systemRead = Darwin.read
 #endif
 
 /// Runs the rules over source trees: discover files, read and parse each, match, settle across files.
@@ -20,6 +22,9 @@ public struct ProjectScanner {
     public let prefilter: Bool
     /// Where per-file results are kept between runs, when caching.
     public let cache: ResultCache?
+    /// Told what the prefilter's rounds pick and what each parse costs (`LOADAUDIT_TRACE=1` in the
+    /// CLI; for profiling, see benchmarks/README.md). Called from the workers.
+    public var trace: (@Sendable (String) -> Void)?
     /// Larger files are reported and skipped: tree-sitter's offsets are 32-bit, and such files are generated.
     public static let maximumFileSize = 64 << 20
 
@@ -45,17 +50,18 @@ public struct ProjectScanner {
         public let analysis: FileAnalysis
     }
 
-    /// Scans and keeps each file's analysis (and, with `keepSources`, its text) for a fix.
+    /// Scans and keeps each file's analysis (and, with `keepSources`, the text of the files that have
+    /// candidate findings) for a fix.
     ///
-    /// A file is relevant when it contains a trigger word, or (for rules that follow names across
-    /// files) a name that a relevant file's rotating text depends on; the second test repeats until no
-    /// new file becomes relevant. Only relevant files report syntax errors, with or without the prefilter.
+    /// A file is relevant when its signature shows a trigger word (or a possible string array, for
+    /// rotating text); then, for rules that follow names across files, a `RotationFollower` picks more
+    /// files round after round from the names the relevant files hold. Only relevant files report
+    /// syntax errors, with or without the prefilter; without it every file is parsed in the first
+    /// round and the rounds only decide relevance, so the two must give the same report.
     public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
         let discovered = try discovery.discover(paths)
         let files = discovered.files
-        let triggers = engine.triggerWords.map { Array($0.utf8) }
         var outcomes = [Outcome?](repeating: nil, count: files.count)
-        var relevant = [Bool](repeating: false, count: files.count)
         var done = 0
         let progressLock = NSLock()
         let tick: () -> Void = {
@@ -67,41 +73,40 @@ public struct ProjectScanner {
             progress(count, files.count)
         }
 
-        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { bytes in
-            ByteSearch.containsAny(bytes, triggers) ? .parse : (prefilter ? .skip : .parseIrrelevant)
+        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { signature in
+            engine.isRelevantOnSight(signature) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
-        for (index, outcome) in first {
-            outcomes[index] = outcome
-            if case .analyzed(_, _, true) = outcome { relevant[index] = true }
-        }
-        if engine.followsNamesAcrossFiles {
-            var followed = Set<String>()
+        for (index, outcome) in first { outcomes[index] = outcome }
+        var round = 0
+        if var follower = engine.rotationFollower() {
+            let signatures = outcomes.map { $0?.signature }
             while true {
-                var timedStates = Set<String>()
                 var facts: [RotationFacts] = []
-                for index in files.indices where relevant[index] {
-                    if case .analyzed(let analysis, _, _)? = outcomes[index], let rotation = analysis.rotation {
-                        facts.append(rotation)
-                        timedStates.formUnion(rotation.timedStates)
+                var pending: [Int] = []
+                for index in files.indices {
+                    guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
+                    if analyzed.relevant {
+                        if let rotation = analyzed.analysis.rotation { facts.append(rotation) }
+                    } else if analyzed.signature != nil {
+                        pending.append(index)
                     }
                 }
-                var names = Set<String>()
-                for rotation in facts { names.formUnion(rotation.namesOfInterest(timedStates: timedStates)) }
-                names.subtract(followed)
-                if names.isEmpty { break }
-                followed.formUnion(names)
-                let words = names.sorted().map { Array($0.utf8) }
-                let candidates = files.indices.filter { !relevant[$0] && outcomes[$0]?.isAnalyzed == true }
-                let more = analyzeAll(files, indices: candidates, keepSources: keepSources, tick: nil) { bytes in
-                    ByteSearch.containsAnyWord(bytes, words) ? .parse : .keep
+                guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: signatures.compactMap { $0 })
+                else { break }
+                round += 1
+                trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant")
+                var toParse: [Int] = []
+                for (index, isChosen) in zip(pending, chosen) where isChosen {
+                    if case .analyzed(var analyzed)? = outcomes[index], analyzed.parsed {
+                        analyzed.relevant = true
+                        outcomes[index] = .analyzed(analyzed)
+                    } else {
+                        toParse.append(index)
+                    }
                 }
-                var grew = false
-                for (index, outcome) in more where outcome.isRelevant {
+                for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _ in .parse }) {
                     outcomes[index] = outcome
-                    relevant[index] = true
-                    grew = true
                 }
-                if !grew { break }
             }
         }
 
@@ -111,10 +116,11 @@ public struct ProjectScanner {
         var filesWithParseErrors = 0
         for (index, reference) in files.enumerated() {
             switch outcomes[index] {
-            case .analyzed(let analysis, let source, let isRelevant)?:
+            case .analyzed(let analyzed)?:
+                let analysis = analyzed.analysis
                 analyses.append(analysis)
-                scannedFiles.append(ScannedFile(reference: reference, source: source, analysis: analysis))
-                if isRelevant, let first = analysis.syntaxErrors.first {
+                scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analysis))
+                if analyzed.relevant, let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
                     problems.append(FileProblem(file: analysis.file, kind: .syntaxError, line: first.line, column: first.column,
@@ -138,16 +144,27 @@ public struct ProjectScanner {
         return (result, scannedFiles)
     }
 
-    enum Outcome {
-        /// The file's analysis; its text when asked for; whether it is relevant.
-        case analyzed(FileAnalysis, SourceText?, Bool)
-        case skipped(FileProblem)
-
-        var isAnalyzed: Bool { if case .analyzed = self { return true } else { return false } }
-        var isRelevant: Bool { if case .analyzed(_, _, true) = self { return true } else { return false } }
+    /// A file read and analyzed (parsed, or standing in with an empty analysis).
+    struct Analyzed {
+        var analysis: FileAnalysis
+        /// Its text, kept for a fix when it has candidate findings.
+        var source: SourceText?
+        /// Whether its findings and syntax errors count (see `scanFiles`).
+        var relevant: Bool
+        /// Whether `analysis` comes from a parse (with the prefilter off, irrelevant files are parsed too).
+        var parsed: Bool
+        /// What the rounds that follow names across files ask about it.
+        var signature: SourceSignature?
     }
 
-    /// What to do with a file, decided from its bytes.
+    enum Outcome {
+        case analyzed(Analyzed)
+        case skipped(FileProblem)
+
+        var signature: SourceSignature? { if case .analyzed(let analyzed) = self { return analyzed.signature } else { return nil } }
+    }
+
+    /// What to do with a file, decided from its signature.
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -155,14 +172,12 @@ public struct ProjectScanner {
         case parseIrrelevant
         /// Do not parse it: an empty analysis stands for it.
         case skip
-        /// Leave its earlier outcome as it is.
-        case keep
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers, each with its own parser, handing
     /// files out one at a time. Results are keyed by index, so the output does not depend on the workers.
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping ([UInt8]) -> Decision
+        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature) -> Decision
     ) -> [(Int, Outcome)] {
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: indices.count)
         results.initialize(repeating: nil)
@@ -189,126 +204,103 @@ public struct ProjectScanner {
         return indices.enumerated().compactMap { slot, index in results[slot].map { (index, $0) } }
     }
 
-    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: ([UInt8]) -> Decision) -> Outcome? {
+    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature) -> Decision) -> Outcome {
         let source: SourceText
+        let signature: SourceSignature
         switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
-        case .success(let text):
-            source = text
+        case .success(let read):
+            (source, signature) = read
         }
-        let decision = decide(source.bytes)
-        switch decision {
-        case .keep:
-            return nil
-        case .skip:
-            return .analyzed(engine.emptyAnalysis(file: file.displayPath), keepSource ? source : nil, false)
-        case .parse, .parseIrrelevant:
-            let relevant = decision == .parse
-            if let cached = cache?.load(file, bytes: source.bytes) {
-                return .analyzed(cached, keepSource ? source : nil, relevant)
-            }
+        let decision = decide(signature)
+        if decision == .skip {
+            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false, signature: signature))
+        }
+        let relevant = decision == .parse
+        let analysis: FileAnalysis
+        if let cached = cache?.load(file, bytes: source.bytes) {
+            analysis = cached
+        } else {
             do {
                 if parser == nil { parser = try Parser() }
+                let started = DispatchTime.now().uptimeNanoseconds
                 let tree = try parser!.parse(source)
-                let analysis = engine.analyze(tree: tree, file: file.displayPath)
+                let parsed = DispatchTime.now().uptimeNanoseconds
+                analysis = engine.analyze(tree: tree, file: file.displayPath, signature: signature)
+                if let trace {
+                    let analyzed = DispatchTime.now().uptimeNanoseconds
+                    trace("parsed \(relevant ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, \(source.bytes.count) bytes: \(file.displayPath)")
+                }
                 cache?.store(analysis, for: file, bytes: source.bytes)
-                return .analyzed(analysis, keepSource ? source : nil, relevant)
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
+        return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
+                                  relevant: relevant, parsed: true, signature: signature))
     }
 }
 
-/// Byte searches that decide, before parsing, whether a file can matter.
-public enum ByteSearch {
-    public static func containsAny(_ bytes: [UInt8], _ needles: [[UInt8]]) -> Bool {
-        needles.contains { firstIndex(of: $0, in: bytes, from: 0) != nil }
-    }
-
-    /// Like `containsAny`, but a needle must stand as a whole identifier (`tips`, not `tooltips`).
-    public static func containsAnyWord(_ bytes: [UInt8], _ needles: [[UInt8]]) -> Bool {
-        func isIdentifier(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
-        }
-        for needle in needles {
-            var from = 0
-            while let found = firstIndex(of: needle, in: bytes, from: from) {
-                let before = found == 0 || !isIdentifier(bytes[found - 1])
-                let afterIndex = found + needle.count
-                let after = afterIndex >= bytes.count || !isIdentifier(bytes[afterIndex])
-                if before && after { return true }
-                from = found + 1
-            }
-        }
-        return false
-    }
-
-    /// memchr for the first byte, then memcmp: glibc's memmem is not visible to Swift without _GNU_SOURCE.
-    static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard let head = needle.first, start + needle.count <= bytes.count else { return nil }
-        return bytes.withUnsafeBytes { haystack -> Int? in
-            needle.withUnsafeBytes { pattern -> Int? in
-                guard let base = haystack.baseAddress else { return nil }
-                var position = start
-                let last = haystack.count - needle.count
-                while position <= last {
-                    guard let hit = memchr(base + position, Int32(head), last - position + 1) else { return nil }
-                    let offset = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return offset }
-                    position = offset + 1
-                }
-                return nil
-            }
-        }
-    }
-}
-
-/// Reads a file as UTF-8 source, refusing what is not Swift text.
+/// Reads a file as UTF-8 source, refusing what is not Swift text, and takes its signature on the way.
 public enum SourceReader {
     public struct Failure: Error {
         public let kind: FileProblem.Kind
         public let detail: String
     }
 
-    public static func read(_ path: String, maximumSize: Int) -> Result<SourceText, Failure> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (permission denied?)"))
+    public static func read(_ path: String, maximumSize: Int) -> Result<(SourceText, SourceSignature), Failure> {
+        let bytes: [UInt8]
+        switch readBytes(path, maximumSize: maximumSize) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let read): bytes = read
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(error.localizedDescription))"))
-        }
-        if data.count > maximumSize {
-            return .failure(Failure(kind: .tooLarge, detail: "\(data.count / (1 << 20)) MB is over the \(maximumSize >> 20) MB limit: skipped"))
-        }
-        let bytes = [UInt8](data)
-        if bytes.prefix(8192).contains(0) {
+        let signature = SourceSignature(bytes: bytes)
+        if let offset = signature.firstNULOffset, offset < 8192 {
             return .failure(Failure(kind: .binary, detail: "binary content (NUL bytes), not Swift source: skipped"))
         }
-        if let offset = firstInvalidUTF8Offset(bytes) {
+        if let offset = signature.firstInvalidUTF8Offset {
             return .failure(Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped"))
         }
-        return .success(SourceText(bytes: bytes))
+        return .success((SourceText(bytes: bytes), signature))
     }
 
-    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                offset += UTF8.width(scalar)
-            case .emptyInput:
-                return nil
-            case .error:
-                return offset
-            }
+    /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow
+    /// while it is read; what was there at the end counts).
+    static func readBytes(_ path: String, maximumSize: Int) -> Result<[UInt8], Failure> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == EACCES ? "permission denied?" : String(cString: strerror(errno))
+            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(reason))"))
         }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(errno))))"))
+        }
+        let tooLarge = { (size: Int) in
+            Failure(kind: .tooLarge, detail: "\(size / (1 << 20)) MB is over the \(maximumSize >> 20) MB limit: skipped")
+        }
+        if Int(status.st_size) > maximumSize { return .failure(tooLarge(Int(status.st_size))) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count {
+                if filled > maximumSize { return .failure(tooLarge(filled)) }
+                bytes.append(contentsOf: repeatElement(0, count: max(4096, filled)))
+            }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(errno))))"))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        if filled > maximumSize { return .failure(tooLarge(filled)) }
+        bytes.removeLast(bytes.count - filled)
+        return .success(bytes)
     }
 }

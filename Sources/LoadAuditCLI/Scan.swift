@@ -135,8 +135,8 @@ struct Scan: ParsableCommand {
         var cache: [String: SourceText] = [:]
         let lines: TextReport.LineProvider = { file, line in
             guard let path = result.absolutePaths[file] else { return nil }
-            if cache[path] == nil, case .success(let source) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
-                cache[path] = source
+            if cache[path] == nil, case .success(let read) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
+                cache[path] = read.0
             }
             return cache[path]?.lineText(line)
         }

@@ -83,13 +83,22 @@ struct Session {
                 throw CommandFailure(message: "\(folder): cannot create the cache folder (\(error.localizedDescription))")
             }
         }
-        scanner = ProjectScanner(
+        var scanner = ProjectScanner(
             engine: RuleEngine(ruleSet: ruleSet),
             discovery: SourceDiscovery(currentDirectory: cwd, honourGitignore: !options.noGitignore, admits: admits),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             prefilter: !options.noPrefilter,
             cache: cache
         )
+        if ProcessInfo.processInfo.environment["LOADAUDIT_TRACE"] == "1" {
+            let lock = NSLock()
+            scanner.trace = { line in
+                lock.lock()
+                defer { lock.unlock() }
+                FileHandle.standardError.write(Data("loadaudit: trace: \(line)\n".utf8))
+            }
+        }
+        self.scanner = scanner
     }
 
     /// Scans, fingerprints, and reports problems on standard error.

@@ -6,6 +6,7 @@ import CTreeSitter
 import Foundation
 import SwiftSyntaxQueries
 import TreeSitter
+import LoadAuditTestSupport
 import XCTest
 
 /// Damaged Swift, made deterministically from the fixtures: flipped bytes, truncations, lost brackets,
@@ -17,21 +18,6 @@ final class MutationTests: XCTestCase {
     static let seed: UInt64 = 0x10AD_A0D1_7000_0001
     /// About 300 mutants: every fixture file gets `perFile` of them, of kinds drawn from the generator.
     static let perFile = 10
-
-    /// SplitMix64 (Steele, Lea, Flood 2014): a 64-bit state, one add and two multiply-xorshifts per draw.
-    struct SplitMix64 {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state = state &+ 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        /// A number in 0..<bound (bound > 0); the modulo bias is irrelevant here.
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-    }
 
     enum Kind: String, CaseIterable {
         case byteFlips, truncation, deletedBrackets, longLine, nestedParentheses, nestedClosures
@@ -68,7 +54,7 @@ final class MutationTests: XCTestCase {
     static let heavyEvery = 30
 
     static func mutants() throws -> [Mutant] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var result: [Mutant] = []
         let cheapKinds = Kind.allCases.filter { !heavyKinds.contains($0) }
         for file in try fixtureFiles() {
@@ -83,7 +69,7 @@ final class MutationTests: XCTestCase {
         return result
     }
 
-    static func mutate(_ original: [UInt8], _ kind: Kind, _ random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ original: [UInt8], _ kind: Kind, _ random: inout SeededRandom) -> [UInt8] {
         var bytes = original
         let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }.filter { $0 < bytes.count }
         func randomLineStart() -> Int { lineStarts[random.below(lineStarts.count)] }
@@ -224,6 +210,7 @@ final class MutationTests: XCTestCase {
         var skipped = 0
         var hangs: [String] = []
         let trace = ProcessInfo.processInfo.environment["LOADAUDIT_MUTATION_TRACE"] == "1"
+        let engine = RuleEngine(ruleSet: .builtIn())
         for mutant in mutants {
             let started = Date()
             defer { if trace { FileHandle.standardError.write(Data("\(mutant.label): \(Int(Date().timeIntervalSince(started) * 1000)) ms\n".utf8)) } }
@@ -231,6 +218,13 @@ final class MutationTests: XCTestCase {
             if Self.parserHangs(mutant.bytes) {
                 hangs.append(mutant.label)
                 continue
+            }
+            // The prefilter's lexer must never deny a name or a rotation fact the parser finds.
+            let signature = SourceSignature(bytes: mutant.bytes)
+            if signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 {
+                let tree = try Parser().parse(SourceText(bytes: mutant.bytes))
+                let analysis = engine.analyze(tree: tree, file: "Mutant.swift")
+                XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], "\(mutant.label): the signature denies what the parser finds")
             }
             try Data(mutant.bytes).write(to: file)
             let run = try fixer(mutant, dryRun: false).run([folder.path])

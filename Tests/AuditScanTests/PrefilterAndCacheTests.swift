@@ -3,6 +3,8 @@ import AuditReport
 import AuditRules
 import AuditScan
 import Foundation
+import LoadAuditTestSupport
+import TreeSitter
 import XCTest
 
 /// Speed features must never change a result: the prefilter, the number of workers and the cache
@@ -51,6 +53,174 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertTrue(try report(generated.path).contains("rotating-loading-message"), "the generated tree spreads a rotation over two files")
     }
 
+    /// Projects where the parts of rotating messages (string arrays, text enums, clocks, displays)
+    /// and look-alikes are dealt out over files at random: following names across files must find
+    /// exactly what parsing every file finds.
+    func testFollowingRotationsAcrossFilesNeverChangesTheReport() throws {
+        var kinds: [String: Int] = [:]
+        for seed in 1...24 {
+            let tree = try rotationProject(seed: UInt64(seed))
+            defer { try? FileManager.default.removeItem(at: tree) }
+            let plain = try report(tree.path, prefilter: false, jobs: 1)
+            let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: tree.path), prefilter: false)
+            for finding in try scanner.scan([tree.path]).findings where finding.ruleId == "rotating-loading-message" {
+                let kind = finding.message.contains("] changes with") ? "array[index]" : finding.message.contains(" takes strings of ") ? "value" : "phase"
+                kinds[kind, default: 0] += 1
+            }
+            XCTAssertEqual(try report(tree.path), plain, "seed \(seed)")
+            XCTAssertEqual(try report(tree.path, jobs: 1), plain, "seed \(seed), one worker")
+        }
+        for kind in ["array[index]", "value", "phase"] {
+            XCTAssertGreaterThan(kinds[kind] ?? 0, 2, "the projects hold rotations of the kind \(kind): \(kinds)")
+        }
+    }
+
+    /// The lexer behind the prefilter must never deny a name or a rotation fact that the parser
+    /// finds: checked on every fixture, every input the fuzzer once failed on (fuzz/regressions),
+    /// and every file of the generated rotation projects.
+    func testSignaturesNeverDenyWhatTheParserFinds() throws {
+        var files: [URL] = []
+        for folder in ["fixtures", "fuzz/regressions"] {
+            files += try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".swift") }.map { Self.repository.appendingPathComponent("\(folder)/\($0)") }
+        }
+        var trees: [URL] = []
+        for seed in 1...8 {
+            let tree = try rotationProject(seed: UInt64(seed))
+            trees.append(tree)
+            files += try FileManager.default.contentsOfDirectory(at: tree, includingPropertiesForKeys: nil)
+        }
+        defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
+        let engine = RuleEngine(ruleSet: .builtIn())
+        let parser = try Parser()
+        var checked = 0
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            let signature = SourceSignature(bytes: bytes)
+            guard signature.firstInvalidUTF8Offset == nil else { continue }
+            let tree = try parser.parse(SourceText(bytes: bytes))
+            XCTAssertEqual(signature.denials(tree: tree, facts: engine.analyze(tree: tree, file: file.lastPathComponent).rotation), [], file.path)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 60)
+    }
+
+    /// The same check on any tree: `LOADAUDIT_SIGNATURE_TREE=~/src/SomeApp swift test --filter
+    /// PrefilterAndCacheTests/testSignaturesOfATreeGiven` (skipped without it).
+    func testSignaturesOfATreeGiven() throws {
+        guard let root = ProcessInfo.processInfo.environment["LOADAUDIT_SIGNATURE_TREE"] else {
+            throw XCTSkip("set LOADAUDIT_SIGNATURE_TREE to a folder of Swift files to check their signatures")
+        }
+        let engine = RuleEngine(ruleSet: .builtIn())
+        let parser = try Parser()
+        var checked = 0
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
+            guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            let bytes = [UInt8](data)
+            let signature = SourceSignature(bytes: bytes)
+            guard signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 else { continue }
+            let tree = try parser.parse(SourceText(bytes: bytes))
+            XCTAssertEqual(signature.denials(tree: tree, facts: engine.analyze(tree: tree, file: path).rotation), [], path)
+            checked += 1
+        }
+        print("checked the signatures of \(checked) files under \(root)")
+    }
+
+    func rotationProject(seed: UInt64) throws -> URL {
+        var random = SeededRandom(seed: seed)
+        let arrays = ["tips", "quips", "hints"], states = ["index", "phase", "line", "step"], properties = ["message", "caption"]
+        let cases = ["warming", "fetching", "done"]
+        // Most pieces use the project's own names, so that they connect; the rest cross-talk.
+        let theme = (array: random.pick(arrays), state: random.pick(states), property: random.pick(properties))
+        func pick(_ names: [String], _ preferred: String) -> String { random.chance(75) ? preferred : random.pick(names) }
+        var pieces: [String] = []
+        for _ in 0..<(6 + random.below(10)) {
+            let array = pick(arrays, theme.array), state = pick(states, theme.state), property = pick(properties, theme.property)
+            let first = pick(cases, "warming"), second = pick(cases, "fetching")
+            switch random.below(10) {
+            case 0: pieces.append("enum Copy\(pieces.count) {\n" + random.pick([
+                "    static let \(array) = [\"Warming up…\", \"Almost there…\"]\n",
+                "    static let \(array): [String] = [\n        \"Warming up…\",\n        \"Almost there…\",\n    ]\n",
+                "    static var \(array) = [ // the copy\n        \"Warming up…\", \"Almost there…\"]\n",
+                "    static let \(array) = /* was: let old */ [\"Warming up…\", \"Almost there…\"]\n",
+            ]) + "}\n")
+            case 1: pieces.append("""
+                enum Phase\(pieces.count) {
+                    \(random.pick(["case \(first), \(second)", "case \(first)\n    case \(second)", "case \(first), // the first\n         \(second)",
+                                    "case \(first)(progress: Double), \(second)", "case \(first) = 1, \(second) = 2"]))
+                    var \(property): String {
+                        switch self {
+                        case .\(first): return "Warming up…"
+                        case .\(second): return "Almost there…"
+                        }
+                    }
+                }
+
+                """)
+            case 2: pieces.append("""
+                final class Ticker\(pieces.count): ObservableObject {
+                    @Published var \(state) = 0
+                    func start() {
+                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in \(random.pick(["self.\(state) += 1", "self.\(state) = (self.\(state) + 1) % 2", "self.\(state)\n                += 1"])) }
+                    }
+                }
+
+                """)
+            case 3: pieces.append("""
+                final class Phaser\(pieces.count): ObservableObject {
+                    @Published var \(state) = Phase.\(first)
+                    func start() {
+                        DispatchQueue.main.asyncAfter(deadline: .now() + 2) { \(random.pick(["self.\(state) = .\(second)", "self.\(state) =\n                .\(second)", "\(state) = Phase.\(second)"])) }
+                    }
+                }
+
+                """)
+            case 4: pieces.append("""
+                final class Liner\(pieces.count): ObservableObject {
+                    @Published var \(state) = ""
+                    func start() async throws {
+                        while true {
+                            try await Task.sleep(for: .seconds(2))
+                            \(state) = Copy.\(array)[Int.random(in: 0..<3)]
+                        }
+                    }
+                }
+
+                """)
+            case 5: pieces.append("struct Show\(pieces.count): View {\n    @ObservedObject var model: Ticker\n    var body: some View { Text(Copy.\(random.pick(["\(array)[", "\(array) [", "\(array)?[", "\(array)\n            ["]))\(random.pick([" model.\(state)]", "(model.\(state) + 1) % Copy.\(array).count]", "\"]\".count * model.\(state)]", "model /* ] */ .\(state)]"]))) }\n}\n")
+            case 6: pieces.append("struct Show\(pieces.count): View {\n    @ObservedObject var model: Phaser\n    var body: some View { Text(model.\(state)\(random.pick([".", "\n            .", "?.", " . "]))\(property)) }\n}\n")
+            case 7: pieces.append("struct Show\(pieces.count): View {\n    @ObservedObject var model: Liner\n    var body: some View { Text(model.\(state)) }\n}\n")
+            case 8: pieces.append("""
+                final class Refresher\(pieces.count) {
+                    var \(array) = 3
+                    var isLoading = false
+                    func start() { Timer.scheduledTimer(withTimeInterval: 60, repeats: true) { _ in self.isLoading = false } }
+                }
+
+                """)
+            default: pieces.append("""
+                enum Kind\(pieces.count) {
+                    case \(first), \(second)
+                    var \(property): Int { switch self { case .\(first): 1
+                    case .\(second): 2 } }
+                }
+                struct Label\(pieces.count): View { var body: some View { Text(\"\(state)\") } }
+
+                """)
+            }
+        }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rotations-\(seed)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // Mostly one piece a file, so that each part must be found by following names; some share.
+        let fileCount = pieces.count
+        var contents = [String](repeating: "import SwiftUI\n\n", count: fileCount)
+        for (index, piece) in pieces.enumerated() { contents[random.chance(80) ? index : random.below(fileCount)] += piece }
+        for (index, text) in contents.enumerated() {
+            try text.write(to: root.appendingPathComponent("File\(index).swift"), atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
     func testTheCacheGivesTheSameReportAndNoticesChangedFiles() throws {
         let tree = try generatedTree()
         let cacheFolder = tree.appendingPathComponent(".cache").path
@@ -87,11 +257,67 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(tree.path, cache: other), plain)
     }
 
-    func testWordSearchMatchesWholeIdentifiersOnly() {
-        let bytes = Array("let tooltips = 1; let tip = tips[i]".utf8)
-        XCTAssertTrue(ByteSearch.containsAnyWord(bytes, [Array("tips".utf8)]))
-        XCTAssertFalse(ByteSearch.containsAnyWord(Array("let tooltips = 1".utf8), [Array("tips".utf8)]))
-        XCTAssertTrue(ByteSearch.containsAny(Array("let tooltips = 1".utf8), [Array("tips".utf8)]))
-        XCTAssertFalse(ByteSearch.containsAny(Array("abc".utf8), [Array("abcd".utf8)]))
+    func testTheSignatureKnowsWholeIdentifiersOnly() {
+        let signature = SourceSignature(bytes: Array("let tooltips = 1; let tip = `default`[i] // loadaudit:ignore".utf8))
+        for word in ["tooltips", "tip", "i", "default", "`default`", "loadaudit:", "loadaudit"] {
+            XCTAssertTrue(signature.mentions(word), word)
+        }
+        // A Bloom filter may say yes wrongly, but these few words in a 512-bit filter do not collide.
+        for word in ["tips", "tool", "tooltip", "defaults", "", ":"] {
+            XCTAssertFalse(signature.mentions(word), word)
+        }
+    }
+
+    func testTheSignatureKnowsSubscriptedNamesAndDeclaredCases() {
+        let text = """
+            enum Phase { case warming, // first
+                fetching
+                case done(Int) }
+            switch phase { case .idle: break }
+            let a = tips[0] + hints ?[1] + (quips)[2] + notes
+                [3]
+            call(x)
+            """
+        let signature = SourceSignature(bytes: Array(text.utf8))
+        for name in ["warming", "fetching", "done"] { XCTAssertTrue(signature.declaresCaseAny([name]), name) }
+        XCTAssertFalse(signature.declaresCaseAny(["idle"]), "a switch's `case .idle` declares nothing")
+        XCTAssertFalse(signature.declaresCaseAny(["tips"]))
+        for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(signature.subscriptsAny([name]), name) }
+        for name in ["x", "a", "phase", "call"] { XCTAssertFalse(signature.subscriptsAny([name]), name) }
+    }
+
+    func testTheSignatureFindsEveryStringArrayAndMostNonArrays() {
+        let arrays = [
+            "let tips = [\"One\", \"Two\"]",
+            "let tips = [\n    // the first\n    \"One\", /* two */ \"Two\",\n]",
+            "let tips = [\"Say \\(name)\", \"Two\"]",
+            "let tips = [#\"raw\"#, #\"two\"#]",
+            "let tips = [\"\"\"\n  long\n  \"\"\", \"Two\"]",
+            "let tips = [\"a \\\" quote\", \"b\"]",
+        ]
+        for text in arrays {
+            XCTAssertTrue(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+        }
+        let others = [
+            "let headers = [\"Accept\": \"json\"]", "let value = dictionary[\"key\"]", "let one = [\"Only\"]",
+            "let mixed = [\"a\" + b, \"c\"]", "let numbers = [1, 2]", "let empty: [String] = []",
+        ]
+        for text in others {
+            XCTAssertFalse(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+        }
+    }
+
+    func testTheSignatureFindsNULAndInvalidUTF8LikeSwiftsDecoder() {
+        let samples: [[UInt8]] = [
+            Array("plain".utf8), Array("caf\u{E9} \u{1F600} \u{10FFFF}".utf8), [0x61, 0xC0, 0x80], [0x61, 0xE0, 0x80, 0x80],
+            [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x62, 0x63, 0xE2, 0x82], [0xFF], [0x61, 0x00, 0x62], [0xC3, 0xA9, 0x80],
+        ]
+        for bytes in samples {
+            let signature = SourceSignature(bytes: bytes)
+            let swiftValid = String(validating: bytes, as: UTF8.self) != nil
+            XCTAssertEqual(signature.firstInvalidUTF8Offset == nil, swiftValid, "\(bytes)")
+            XCTAssertEqual(signature.firstNULOffset, bytes.firstIndex(of: 0), "\(bytes)")
+        }
+        XCTAssertEqual(SourceSignature(bytes: [0x61, 0x62, 0xE2, 0x28, 0xA1]).firstInvalidUTF8Offset, 2)
     }
 }

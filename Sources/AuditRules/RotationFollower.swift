@@ -1,0 +1,207 @@
+import TreeSitter
+
+/// Decides, round after round, which unparsed files the rotating-text rules still need, from the
+/// facts of the files parsed so far and the others' signatures (their names, in Bloom filters and
+/// short exact lists, taken while reading). It must never leave out a file that holds part of a
+/// finding (a test compares with parsing every file); it should leave out everything else.
+///
+/// A rotating message is a display (`Text(...)`, file D) of something a clock changes (file C),
+/// made of strings from a string array (file A) or an enum's text property (file E):
+///
+/// 1. `Text(tips[index])`: A declares `tips`; C's clock assigns `index`; D subscripts `tips` with
+///    an expression that mentions `index`.
+/// 2. `Text(tips.randomElement() ?? "")`: A and D (D says `randomElement`: parsed on sight).
+/// 3. `Text(phase.message)`: E's enum declares a case `k` and the text property `message`; C's clock
+///    assigns `phase = .k`; D has `phase.message`.
+/// 4. `Text(line)`: C's clock assigns `line` a value that reads `tips`; D mentions `line`.
+///
+/// The rounds, each from what the earlier ones established:
+/// - C: every file that calls a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive`
+///   with `Timer.publish`): the states clocks assign are then known exactly;
+/// - E: files with `enum`, `switch` and a declared case that a clock assigns;
+/// - A: files whose possible string arrays a timed assignment reads;
+/// - D: files with a display call and one of the three shapes above;
+/// - A: files whose possible string arrays a known display names.
+/// "Possible string arrays" are the names the lexer saw declared before `["…", "…"` in any file; a
+/// file whose declarations it could not follow is parsed on sight instead (`isRelevantOnSight`).
+public struct RotationFollower: Sendable {
+    private var stage = 0
+    /// The calls that show text (`Text`): a display file mentions one.
+    private let displayCalls: Set<String>
+
+    public init(displayCalls: Set<String>) {
+        self.displayCalls = displayCalls
+    }
+
+    /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
+    /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
+    static func mentionsClock(_ signature: SourceSignature) -> Bool {
+        signature.mentionsAny(["scheduledTimer", "asyncAfter", "sleep"])
+            || (signature.mentions("onReceive") && signature.mentions("publish") && signature.mentions("Timer"))
+    }
+
+    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { signature.mentions("enum") && signature.mentions("switch") }
+
+    /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
+    /// given the rotation facts of the relevant files and the signatures of every file; nil when
+    /// there is nothing more to follow.
+    public mutating func nextRound(facts: [RotationFacts], pending: [SourceSignature], all: [SourceSignature]) -> [Bool]? {
+        stage += 1
+        let known = Known(facts, possibleArrays: Self.possibleArrays(all))
+        switch stage {
+        case 1:
+            // Every kind needs a string array or a text enum: without either, nothing to follow.
+            guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
+            return pending.map(Self.mentionsClock)
+        case 2:
+            return pending.map { Self.mayHoldTextEnum($0) && known.timedCaseHashes.contains(where: $0.declaresCase(hash:)) }
+        case 3:
+            // The arrays timed assignments read, so that the states they give are known exactly.
+            return pending.map { $0.boundArrayNames.mayIntersect(known.timedReads) }
+        case 4:
+            return pending.map { signature in
+                signature.mentionsAny(displayCalls) && (
+                    Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes)
+                        || signature.mentionsAny(known.statesFromArrays)
+                        || Self.accessesAText(signature, known))
+            }
+        case 5:
+            let named = known.arrayNamesShown
+            guard !named.isEmpty else { return nil }
+            return pending.map { $0.boundArrayNames.mayIntersect(named) }
+        default:
+            return nil
+        }
+    }
+
+    /// The names any file may declare as a string array.
+    static func possibleArrays(_ all: [SourceSignature]) -> Set<UInt64> {
+        var hashes = Set<UInt64>()
+        for signature in all where signature.mayDeclareStringArray {
+            hashes.formUnion(signature.boundArrayNames.hashes ?? [])
+        }
+        return hashes
+    }
+
+    /// `tips[index]` for a possible array and a state some clock assigns.
+    static func subscriptsAnArray(_ signature: SourceSignature, _ arrays: Set<UInt64>, with states: Set<UInt64>) -> Bool {
+        arrays.contains { array in
+            signature.subscripts(hash: array) && states.contains { signature.subscripts(array, with: $0) }
+        }
+    }
+
+    /// `phase.message` for a state a clock switches between cases of an enum with that text property.
+    static func accessesAText(_ signature: SourceSignature, _ known: Known) -> Bool {
+        known.phaseStates.contains { state in
+            signature.mentions(state) && known.textPropertyNames.contains { signature.accesses($0, of: state) }
+        }
+    }
+
+    /// The names the relevant files' facts give, and the possible arrays of every file.
+    struct Known {
+        /// Possible string arrays (from the lexer) and the arrays parsed so far.
+        var arrayHashes: Set<UInt64>
+        var textPropertyNames = Set<String>()
+        var textPropertyCaseHashes = Set<UInt64>()
+        var timedStateHashes = Set<UInt64>()
+        var timedCaseHashes = Set<UInt64>()
+        /// The names timed assignments read (`tips` in `line = tips[i]`).
+        var timedReads = Set<UInt64>()
+        /// States a clock assigns from a parsed string array (kind 4).
+        var statesFromArrays = Set<String>()
+        /// States a clock switches to a case of a known text enum (kind 3).
+        var phaseStates = Set<String>()
+        /// Arrays the displays show (`tips[index]`, `tips.randomElement()`): the A files to parse last.
+        var arrayNamesShown = Set<UInt64>()
+
+        init(_ facts: [RotationFacts], possibleArrays: Set<UInt64>) {
+            var parsedArrays = Set<String>()
+            var textPropertyCases = Set<String>()
+            for fact in facts {
+                parsedArrays.formUnion(fact.stringArrays.map(\.name))
+                for property in fact.textProperties {
+                    textPropertyNames.insert(property.place.name)
+                    textPropertyCases.formUnion(property.cases)
+                }
+            }
+            arrayHashes = possibleArrays.union(parsedArrays.map(NameHash.of))
+            textPropertyCaseHashes = Set(textPropertyCases.map(NameHash.of))
+            for fact in facts {
+                for assignment in fact.timedAssignments {
+                    timedStateHashes.insert(NameHash.of(assignment.state))
+                    if let assigned = assignment.assignedCase {
+                        timedCaseHashes.insert(NameHash.of(assigned))
+                        if textPropertyCases.contains(assigned) { phaseStates.insert(assignment.state) }
+                    }
+                    timedReads.formUnion(assignment.readsNames.map(NameHash.of))
+                    if assignment.readsNames.contains(where: parsedArrays.contains) { statesFromArrays.insert(assignment.state) }
+                }
+                for display in fact.displays {
+                    switch display.shown {
+                    case .element(let array, _), .random(let array, _): arrayNamesShown.insert(NameHash.of(array))
+                    case .property, .value: break
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hash the lexer gives a name, for asking signatures about names known as strings: of its
+/// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
+public enum NameHash {
+    public static func of(_ name: String) -> UInt64 {
+        var hash = WordHash()
+        for byte in name.utf8 where Lexer.isNameByte[Int(byte)] { hash.add(byte) }
+        return hash.value
+    }
+}
+
+extension SourceSignature {
+    /// What this signature would wrongly deny about a parsed file: names the tree has but the filter
+    /// says are absent, and rotation facts the follower's rounds could not reach. Always empty when
+    /// the lexer is right; the mutation test and the fuzzer check it on hostile input.
+    public func denials(tree: Tree, facts: RotationFacts?) -> [String] {
+        var denied: [String] = []
+        // Error recovery (and some of the pinned grammar's gaps) may invent an empty name or cut one
+        // out of a word (`odeUuid` of `episodeUuid`, `$0` of `$0rt`): those are not names of the file.
+        let bytes = tree.source.bytes
+        tree.rootNode.walk { node in
+            if node.isError || node.isMissing { return false }
+            let cutOrEmpty = node.startByte == node.endByte || (node.startByte > 0 && Lexer.isNameByte[Int(bytes[node.startByte - 1])])
+                || (node.endByte < bytes.count && Lexer.isNameByte[Int(bytes[node.endByte])])
+            if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty, !mentions(node.text) {
+                denied.append("identifier \(node.text) at byte \(node.startByte)")
+            }
+            return true
+        }
+        guard let facts else { return denied }
+        for array in facts.stringArrays {
+            if !mayDeclareStringArray { denied.append("string array \(array.name): no array seen") }
+            if !boundArrayNames.mayIntersect([NameHash.of(array.name)]) { denied.append("string array \(array.name): name not bound") }
+        }
+        for property in facts.textProperties where !RotationFollower.mayHoldTextEnum(self) {
+            denied.append("text property \(property.place.name): no enum and switch")
+        }
+        for property in facts.textProperties {
+            for name in property.cases where !declaresCase(hash: NameHash.of(name)) { denied.append("case \(name) not declared") }
+        }
+        for assignment in facts.timedAssignments {
+            if !RotationFollower.mentionsClock(self) { denied.append("timed \(assignment.state): no clock word") }
+        }
+        for display in facts.displays {
+            switch display.shown {
+            case .element(let array, let names):
+                for name in names where !subscripts(NameHash.of(array), with: NameHash.of(name)) {
+                    denied.append("display \(array)[\(name)]: pair not seen")
+                }
+                if !subscripts(hash: NameHash.of(array)) { denied.append("display \(array)[…]: subscript not seen") }
+            case .property(let base, let property):
+                if !accesses(property, of: base) { denied.append("display \(base).\(property): access not seen") }
+            case .random, .value:
+                break
+            }
+        }
+        return denied
+    }
+}

@@ -1,0 +1,480 @@
+/// What the prefilter learns about a file from one pass over its bytes, before anything is parsed:
+/// whether it is text the parser may see, which identifiers it mentions (and which of them it
+/// subscripts, and which follow `case`), and whether it may declare a string array. The names go into
+/// Bloom filters, so later rounds can ask "does this file mention `tips`?" for hundreds of names
+/// without reading the file again. A Bloom filter can answer "yes" wrongly (a file is parsed for
+/// nothing) but never "no" wrongly, which is what keeps the prefilter from changing results.
+///
+/// Identifiers are taken from everything, comments and strings included, and every doubt resolves to
+/// "yes": each filter is a superset of what the parser would find, never a subset.
+public struct SourceSignature: Sendable {
+    /// The first NUL byte, if any (a file with one early on is binary, not Swift).
+    public let firstNULOffset: Int?
+    /// The first byte that does not start a valid UTF-8 sequence, if any.
+    public let firstInvalidUTF8Offset: Int?
+    /// Somewhere an array literal starts with two string literals (`["Loading…", "Almost there"`),
+    /// or something the lexer cannot rule out as one (an interpolation, a raw or multi-line string).
+    public let mayDeclareStringArray: Bool
+    public let byteCount: Int
+    private let names: WordFilter
+    /// Names followed by `[` (blanks, line breaks, `?`, `!` and `)` between): `tips[index]`,
+    /// `tips?[0]`, `(tips)[0]`.
+    private let subscripted: WordFilter
+    /// Names after a `case` keyword, up to the next `{`, `}`, `;` or `:` outside parentheses, except
+    /// those after a dot: the cases an enum declares (`case idle, loading(Int) = …`), not those a
+    /// switch matches (`case .idle:`).
+    private let caseNames: WordFilter
+    /// Pairs of names: a subscripted name with each name inside its brackets, a name with the name
+    /// after a dot that follows it.
+    private let pairs: WordFilter
+    /// The names declared just before a possible string array (`let tips = ["…", "…"]`): the first
+    /// names after the last four `let`/`var`, so the bound one is among them.
+    public let boundArrayNames: NameList
+
+    public init(bytes: [UInt8]) {
+        var lexer = Lexer(byteCount: bytes.count)
+        bytes.withUnsafeBufferPointer { lexer.run($0) }
+        names = lexer.names
+        subscripted = lexer.subscripted
+        caseNames = lexer.caseNames
+        pairs = lexer.pairs
+        boundArrayNames = lexer.boundArrayNames
+        firstInvalidUTF8Offset = lexer.invalidOffset
+        firstNULOffset = lexer.nulOffset
+        mayDeclareStringArray = lexer.sawStringArray
+        byteCount = bytes.count
+    }
+
+    /// Whether the file may mention `word` as an identifier. A word that is not one identifier
+    /// (`loadaudit:`, `@_exported`, `UI.Spinner`) is mentioned when every identifier in it is;
+    /// backticks are not part of a name (`` `default` `` mentions `default`).
+    public func mentions(_ word: String) -> Bool { names.mayContain(word) }
+
+    public func mentionsAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
+        words.contains { names.mayContain($0) }
+    }
+
+    /// Whether the file may subscript one of `words` (`tips[...]`).
+    public func subscriptsAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
+        words.contains { subscripted.mayContain($0) }
+    }
+
+    /// The same questions by hash (`NameHash.of`), for the follower's sets of names.
+    public func mentions(hash: UInt64) -> Bool { names.contains(hash) }
+    public func subscripts(hash: UInt64) -> Bool { subscripted.contains(hash) }
+    public func declaresCase(hash: UInt64) -> Bool { caseNames.contains(hash) }
+    public func subscripts(_ base: UInt64, with name: UInt64) -> Bool {
+        pairs.contains(WordHash.pair(base, name)) || pairs.contains(WordHash.pair(base, WordHash.anyName))
+            || pairs.contains(WordHash.pair(WordHash.anyName, name))
+    }
+
+    /// Whether the file may subscript `base` with an expression that mentions `name` (`tips[index]`,
+    /// `tips[(index + 1) % tips.count]`).
+    public func subscripts(_ base: String, with name: String) -> Bool { mayPair(base, name) }
+
+    /// Whether the file may have `base.member` (blanks, `?` and `!` allowed around the dot).
+    public func accesses(_ member: String, of base: String) -> Bool { mayPair(base, member) }
+
+    private func mayPair(_ first: String, _ second: String) -> Bool {
+        let first = NameHash.of(first), second = NameHash.of(second)
+        return pairs.contains(WordHash.pair(first, second)) || pairs.contains(WordHash.pair(first, WordHash.anyName))
+            || pairs.contains(WordHash.pair(WordHash.anyName, second))
+    }
+
+    /// Whether the file may declare an enum case named one of `words`.
+    public func declaresCaseAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
+        words.contains { caseNames.mayContain($0) }
+    }
+}
+
+/// A Bloom filter of identifier hashes: two probes from one 64-bit hash, a power-of-two size.
+struct WordFilter: Sendable {
+    private var bits: [UInt64]
+    private let mask: UInt64
+
+    /// About one bit per byte of source (at least 512): a 10 KB file with 300 distinct names gets
+    /// 2 KB of filter and a false "yes" about once in 20,000 questions, so asking about a few hundred
+    /// names still rarely parses a file for nothing. `shift` makes smaller filters for rarer names.
+    init(byteCount: Int, shift: Int = 0) {
+        var count = 512
+        while count < byteCount >> shift { count <<= 1 }
+        bits = [UInt64](repeating: 0, count: count / 64)
+        mask = UInt64(count - 1)
+    }
+
+    @inline(__always)
+    mutating func insert(_ hash: UInt64) {
+        let first = hash & mask, second = (hash >> 32) & mask
+        bits[Int(first >> 6)] |= 1 << (first & 63)
+        bits[Int(second >> 6)] |= 1 << (second & 63)
+    }
+
+    func contains(_ hash: UInt64) -> Bool {
+        let first = hash & mask, second = (hash >> 32) & mask
+        return bits[Int(first >> 6)] & (1 << (first & 63)) != 0 && bits[Int(second >> 6)] & (1 << (second & 63)) != 0
+    }
+
+    /// Every identifier in `word` may be in the filter (and there is at least one).
+    func mayContain(_ word: String) -> Bool {
+        var hash = WordHash()
+        var inName = false
+        var sawName = false
+        for byte in word.utf8 {
+            if Lexer.isNameByte[Int(byte)] {
+                if !inName { inName = true; hash = WordHash() }
+                hash.add(byte)
+            } else if inName {
+                guard contains(hash.value) else { return false }
+                inName = false
+                sawName = true
+            }
+        }
+        if inName {
+            guard contains(hash.value) else { return false }
+            sawName = true
+        }
+        return sawName
+    }
+}
+
+/// An exact set of name hashes from one file, or nil ("unknown": too many, or the lexer lost track).
+public struct NameList: Sendable {
+    public private(set) var hashes: Set<UInt64>? = []
+
+    mutating func add(_ hash: UInt64) {
+        guard hashes != nil else { return }
+        hashes!.insert(hash)
+        if hashes!.count > 4096 { hashes = nil }
+    }
+
+    mutating func add(_ more: [UInt64]) {
+        for hash in more { add(hash) }
+    }
+
+    mutating func giveUp() { hashes = nil }
+
+    /// Whether it may hold one of `wanted` (always, when unknown).
+    public func mayIntersect(_ wanted: Set<UInt64>) -> Bool {
+        guard let hashes else { return true }
+        return hashes.count <= wanted.count ? hashes.contains(where: wanted.contains) : wanted.contains(where: hashes.contains)
+    }
+}
+
+/// FNV-1a over the name's bytes, then a final mix so that both halves of the value are usable.
+struct WordHash {
+    fileprivate var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ byte: UInt8) {
+        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+
+    static func of(_ word: String) -> UInt64 {
+        var hash = WordHash()
+        for byte in word.utf8 { hash.add(byte) }
+        return hash.value
+    }
+
+    /// A pair of names (`tips` subscripted with `index`, `phase` followed by `.message`).
+    static func pair(_ first: UInt64, _ second: UInt64) -> UInt64 {
+        var hash = WordHash()
+        hash.state = first ^ (second &* 0x9E37_79B9_7F4A_7C15)
+        return hash.value
+    }
+
+    /// Stands for any second name where the lexer cannot tell which (a comment in the way).
+    static let anyName: UInt64 = 0x5bd1_e995_5bd1_e995
+
+    var value: UInt64 {
+        var mixed = state
+        mixed ^= mixed >> 33
+        mixed &*= 0xff51_afd7_ed55_8ccd
+        mixed ^= mixed >> 33
+        return mixed
+    }
+}
+
+/// The single pass: identifiers into the filters, UTF-8 checked as it goes, `[` looked at closely.
+struct Lexer {
+    var names: WordFilter
+    var subscripted: WordFilter
+    var caseNames: WordFilter
+    var pairs: WordFilter
+    var invalidOffset: Int?
+    var nulOffset: Int?
+    var sawStringArray = false
+
+    /// The names whose subscript brackets are open, with the bracket depth each opened at.
+    private var openSubscripts: [(base: UInt64, depth: Int)] = []
+    private var bracketDepth = 0
+    /// A quote or slash inside open brackets: a `]` might be in a string or comment, so brackets no
+    /// longer close subscripts (every later name pairs with them: more "yes", never a wrong "no").
+    private var bracketsUnreliable = false
+    /// A name just ended before a `[` at this offset: its subscript opens there.
+    private var subscriptBase: (hash: UInt64, at: Int)?
+    /// A name just ended before a `.` at this offset: the next name after the dot pairs with it.
+    private var dotBase: (hash: UInt64, at: Int)?
+    private var inCaseList = false
+    /// Parentheses opened since the `case` keyword (associated values).
+    private var caseParenDepth = 0
+
+    /// Exact lists (hashes), nil once too long to be worth keeping: then "unknown", which answers yes.
+    var boundArrayNames: NameList = NameList()
+    /// The names bound by the last few `let`/`var` keywords, each with whether a `/` came after it
+    /// (before the next keyword): a comment there may hold a `let` that is not code, so the name
+    /// before it is kept as a candidate too.
+    private var recentBindings: [(name: UInt64, slashAfter: Bool)] = []
+    private var expectingBoundName = false
+
+    init(byteCount: Int) {
+        names = WordFilter(byteCount: byteCount)
+        subscripted = WordFilter(byteCount: byteCount, shift: 3)
+        caseNames = WordFilter(byteCount: byteCount, shift: 3)
+        pairs = WordFilter(byteCount: byteCount, shift: 2)
+    }
+
+    /// Letters, digits, `_`, and every byte of a multi-byte character (Swift allows many in names).
+    static let isNameByte: [Bool] = (0..<256).map { byte in
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+    }
+
+    static let caseKeyword = WordHash.of("case")
+    static let bindingKeywords: Set<UInt64> = [WordHash.of("let"), WordHash.of("var")]
+
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let count = bytes.count
+        var index = 0
+        var nameStart = -1
+        var hash = WordHash()
+        /// Where the last byte that was not a blank is (a dot before a name makes `.idle` a use).
+        var lastSignificant = -1
+        var significantBeforeName = -1
+        Self.isNameByte.withUnsafeBufferPointer { isName in
+            while index < count {
+                let byte = bytes[index]
+                if byte >= 0x80 || isName[Int(byte)] {
+                    if nameStart < 0 { nameStart = index; hash = WordHash(); significantBeforeName = lastSignificant }
+                    if byte >= 0x80 {
+                        guard let width = Self.utf8SequenceWidth(bytes, at: index) else {
+                            invalidOffset = index
+                            break
+                        }
+                        for offset in 0..<width { hash.add(bytes[index + offset]) }
+                        index += width
+                    } else {
+                        hash.add(byte)
+                        index += 1
+                    }
+                    continue
+                }
+                if nameStart >= 0 {
+                    endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, first: bytes[nameStart])
+                    nameStart = -1
+                    lastSignificant = index - 1
+                }
+                switch byte {
+                case 0:
+                    if nulOffset == nil { nulOffset = index }
+                case UInt8(ascii: "["):
+                    if Self.stringArrayStarts(bytes, at: index) {
+                        sawStringArray = true
+                        boundArrayNames.add(boundNameCandidates())
+                    }
+                    if let base = subscriptBase, base.at == index { openSubscripts.append((base.hash, bracketDepth)) }
+                    bracketDepth += 1
+                case UInt8(ascii: "]"):
+                    bracketDepth -= 1
+                    while !bracketsUnreliable, let last = openSubscripts.last, last.depth >= bracketDepth { openSubscripts.removeLast() }
+                case UInt8(ascii: "\""), UInt8(ascii: "/"):
+                    if !openSubscripts.isEmpty { bracketsUnreliable = true }
+                case UInt8(ascii: "("):
+                    caseParenDepth += 1
+                case UInt8(ascii: ")"):
+                    caseParenDepth -= 1
+                case UInt8(ascii: ":"):
+                    // `case loading(progress: Double), done`: a label's colon does not end the list.
+                    if caseParenDepth <= 0 { inCaseList = false }
+                case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"):
+                    inCaseList = false
+                default:
+                    break
+                }
+                if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                    lastSignificant = index
+                    if byte == UInt8(ascii: "/"), !recentBindings.isEmpty { recentBindings[recentBindings.count - 1].slashAfter = true }
+                }
+                index += 1
+            }
+        }
+        if nameStart >= 0, invalidOffset == nil {
+            endName(hash.value, bytes, at: count, significantBefore: significantBeforeName, first: bytes[nameStart])
+        }
+        if invalidOffset != nil, nulOffset == nil {
+            // Lexing stopped at the bad byte; the binary check looks at the first 8 KB.
+            let limit = min(count, 8192)
+            nulOffset = (0..<limit).first { bytes[$0] == 0 }
+        }
+    }
+
+    /// A name ends just before `end`; `significantBefore` is where the last non-blank byte before it
+    /// is. Into the filters it belongs to, and what it starts (a subscript, a member access).
+    mutating func endName(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at end: Int, significantBefore: Int, first: UInt8) {
+        names.insert(hash)
+        if Self.bindingKeywords.contains(hash) {
+            expectingBoundName = true
+        } else if expectingBoundName {
+            expectingBoundName = false
+            if recentBindings.count == 8 { recentBindings.removeFirst() }
+            recentBindings.append((hash, false))
+        }
+        let afterDot = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: ".")
+        if hash == Self.caseKeyword {
+            inCaseList = true
+            caseParenDepth = 0
+        } else if inCaseList, !afterDot {
+            caseNames.insert(hash)
+        }
+        if afterDot, let base = dotBase, base.at == significantBefore { pairs.insert(WordHash.pair(base.hash, hash)) }
+        if afterDot {
+            // `tips[0].message`, `(phase).message`: the base is no single name before the dot.
+            var before = significantBefore - 1
+            while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x09 || bytes[before] == 0x0A || bytes[before] == 0x0D { before -= 1 }
+            if before >= 0, bytes[before] == UInt8(ascii: "]") || bytes[before] == UInt8(ascii: ")") { pairs.insert(WordHash.pair(WordHash.anyName, hash)) }
+        }
+        for open in openSubscripts { pairs.insert(WordHash.pair(open.base, hash)) }
+        subscriptBase = nil
+        dotBase = nil
+        // What follows, past blanks, `?`, `!` and `)`: `tips[`, `phase.`, or a comment that hides it.
+        var next = end
+        while next < bytes.count {
+            let byte = bytes[next]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!")
+                || byte == UInt8(ascii: ")") {
+                next += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "["):
+                subscripted.insert(hash)
+                subscriptBase = (hash, next)
+            case UInt8(ascii: "."):
+                dotBase = (hash, next)
+                var after = next + 1
+                while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 || bytes[after] == 0x0A || bytes[after] == 0x0D { after += 1 }
+                if after < bytes.count, bytes[after] == UInt8(ascii: "/") { pairs.insert(WordHash.pair(hash, WordHash.anyName)) }
+            case UInt8(ascii: "/"):
+                // A comment between a name and what follows is too rare to read through: say yes.
+                subscripted.insert(hash)
+                pairs.insert(WordHash.pair(hash, WordHash.anyName))
+            default:
+                break
+            }
+            break
+        }
+    }
+
+    /// The names a string array's declaration may bind: the last binding, and the ones before it
+    /// while a `/` between them might have started a comment holding the later keywords.
+    func boundNameCandidates() -> [UInt64] {
+        var names: [UInt64] = []
+        var index = recentBindings.count - 1
+        while index >= 0 {
+            names.append(recentBindings[index].name)
+            index -= 1
+            guard index >= 0, recentBindings[index].slashAfter else { break }
+        }
+        return names
+    }
+
+    /// The length of the valid UTF-8 sequence starting at `index` (a non-ASCII lead byte), or nil:
+    /// no overlong forms, no surrogates, nothing above U+10FFFF (as Swift's own decoder).
+    static func utf8SequenceWidth(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = bytes[index]
+        let width: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: width = 2
+        case 0xE0: width = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: width = 3
+        case 0xED: width = 3; high = 0x9F
+        case 0xF0: width = 4; low = 0x90
+        case 0xF1...0xF3: width = 4
+        case 0xF4: width = 4; high = 0x8F
+        default: return nil
+        }
+        guard index + width <= bytes.count else { return nil }
+        let second = bytes[index + 1]
+        guard second >= low && second <= high else { return nil }
+        for offset in 2..<max(2, width) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
+        return width
+    }
+
+    /// Whether the `[` at `open` may start an array literal whose first two elements are string
+    /// literals. Anything the lexer cannot follow (an interpolation, a raw or multi-line string, an
+    /// unterminated comment or string) counts as "may": the answer must never be a wrong "no".
+    static func stringArrayStarts(_ bytes: UnsafeBufferPointer<UInt8>, at open: Int) -> Bool {
+        var index = open + 1
+        guard skipTrivia(bytes, &index) else { return true }
+        switch skipPlainString(bytes, &index) {
+        case .notAString: return false
+        case .unsure: return true
+        case .ended: break
+        }
+        guard skipTrivia(bytes, &index) else { return true }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return false }
+        index += 1
+        guard skipTrivia(bytes, &index) else { return true }
+        guard index < bytes.count else { return true }
+        return bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "#")
+    }
+
+    /// Skips blanks, line breaks and comments (block comments nest in Swift). False when it cannot
+    /// tell where they end.
+    static func skipTrivia(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
+                index += 1
+            } else if byte == slash, index + 1 < bytes.count, bytes[index + 1] == slash {
+                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            } else if byte == slash, index + 1 < bytes.count, bytes[index + 1] == star {
+                var depth = 0
+                repeat {
+                    if index + 1 >= bytes.count { return false }
+                    if bytes[index] == slash, bytes[index + 1] == star { depth += 1; index += 2 }
+                    else if bytes[index] == star, bytes[index + 1] == slash { depth -= 1; index += 2 }
+                    else { index += 1 }
+                } while depth > 0
+            } else {
+                return true
+            }
+        }
+        return true
+    }
+
+    enum StringEnd { case ended, notAString, unsure }
+
+    /// Skips a one-line string literal without interpolation; anything fancier is `unsure`.
+    static func skipPlainString(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> StringEnd {
+        guard index < bytes.count else { return .unsure }
+        if bytes[index] == UInt8(ascii: "#") { return .unsure }
+        guard bytes[index] == UInt8(ascii: "\"") else { return .notAString }
+        if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), bytes[index + 2] == UInt8(ascii: "\"") { return .unsure }
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return .ended
+            case UInt8(ascii: "\\"):
+                if index + 1 >= bytes.count || bytes[index + 1] == UInt8(ascii: "(") { return .unsure }
+                index += 2
+            case 0x0A, 0x0D:
+                return .unsure
+            default:
+                index += 1
+            }
+        }
+        return .unsure
+    }
+}
