@@ -26,9 +26,8 @@ private var parser: Parser?
 private var hangsSeen = 0
 private let maximumPasses = 8
 
-/// The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
-private func isSwiftText(_ bytes: [UInt8]) -> Bool {
-    if bytes.prefix(8192).contains(0) { return false }
+/// Whether Swift's own decoder accepts the bytes as UTF-8 (the reference for the lexer's check).
+private func isValidUTF8(_ bytes: [UInt8]) -> Bool {
     var decoder = UTF8()
     var iterator = bytes.makeIterator()
     while true {
@@ -108,12 +107,25 @@ public func loadauditFuzzInitialize(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    guard isSwiftText(bytes) else { return 0 }
+    // The prefilter's lexer: its NUL and UTF-8 verdicts must match the reference ones.
+    let signature = SourceSignature(bytes: bytes)
+    let validUTF8 = isValidUTF8(bytes)
+    if (signature.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the signature's UTF-8 verdict differs from Swift's decoder") }
+    if validUTF8, signature.firstNULOffset != bytes.firstIndex(of: 0) { fail("the signature's first NUL differs") }
+    // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
+    guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
     if parseTimesOut(bytes) {
         recordHang(bytes)
         return 0
     }
-    guard let analysis = analyze(bytes) else { return 0 }
+    guard let tree = try? parser?.parse(SourceText(bytes: bytes)) else { return 0 }
+    let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
+    // The prefilter may never deny a name or a rotation fact the parser finds.
+    let denied = signature.denials(tree: tree, facts: analysis.rotation)
+    if !denied.isEmpty { fail("the signature denies what the parser finds: \(denied.prefix(3))") }
+    if engine.analyze(tree: tree, file: "Fuzz.swift", signature: signature).rotation != analysis.rotation {
+        fail("the signature's hints changed the rotation facts")
+    }
     let context = ProjectContext([analysis])
     let findings = engine.resolve(analysis, in: context)
     check(findings, in: bytes, "scan")

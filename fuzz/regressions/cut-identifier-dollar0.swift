@@ -1,0 +1,3 @@
+import SwiftUtid: \.self) { loaders[$0rt SwiftUt, id: \.self) { loaders] } }
+    }
+}D
