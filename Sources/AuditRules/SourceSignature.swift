@@ -237,8 +237,10 @@ struct Lexer {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
     }
 
-    static let caseKeyword = WordHash.of("case")
-    static let bindingKeywords: Set<UInt64> = [WordHash.of("let"), WordHash.of("var")]
+    // Instance copies: a static let costs a swift_once check on every name.
+    private let caseKeyword = WordHash.of("case")
+    private let letKeyword = WordHash.of("let")
+    private let varKeyword = WordHash.of("var")
 
     mutating func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         let count = bytes.count
@@ -319,7 +321,7 @@ struct Lexer {
     /// is. Into the filters it belongs to, and what it starts (a subscript, a member access).
     mutating func endName(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at end: Int, significantBefore: Int, first: UInt8) {
         names.insert(hash)
-        if Self.bindingKeywords.contains(hash) {
+        if hash == letKeyword || hash == varKeyword {
             expectingBoundName = true
         } else if expectingBoundName {
             expectingBoundName = false
@@ -327,7 +329,7 @@ struct Lexer {
             recentBindings.append((hash, false))
         }
         let afterDot = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: ".")
-        if hash == Self.caseKeyword {
+        if hash == caseKeyword {
             inCaseList = true
             caseParenDepth = 0
         } else if inCaseList, !afterDot {
