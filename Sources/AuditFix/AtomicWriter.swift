@@ -18,7 +18,9 @@ public enum WriteRefusal: Error, Equatable, CustomStringConvertible {
 }
 
 /// Replaces a file's content all at once: a temporary file in the same folder, then a rename, so a
-/// reader (or a crash) sees the old file or the new one, never a mix. Keeps the permissions.
+/// reader (or a crash) sees the old file or the new one, never a mix. Keeps the permissions. The
+/// temporary file's name carries the process id, so that leftovers of killed runs can be told from
+/// a live run's and removed.
 public enum AtomicWriter {
     /// Writes `bytes` to `path` if its current content is still `original`.
     /// `roots` are the real paths of the scanned folders; a link may only lead inside them.
@@ -37,7 +39,8 @@ public enum AtomicWriter {
 
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
-        var template = Array("\(folder)/.\(name).loadaudit-XXXXXX".utf8CString)
+        removeTemporariesOfDeadRuns(beside: name, in: folder)
+        var template = Array("\(folder)/.\(name).loadaudit-\(getpid())-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw WriteRefusal.failed("cannot create a temporary file in \(folder): \(String(cString: strerror(errno)))") }
         let temporary = String(cString: template)
@@ -74,6 +77,24 @@ public enum AtomicWriter {
         }
         guard rename(temporary, target) == 0 else { throw WriteRefusal.failed(String(cString: strerror(errno))) }
         keepTemporary = true
+    }
+
+    /// A run killed between creating its temporary file and the rename (SIGKILL cannot be caught)
+    /// leaves `.<name>.loadaudit-<pid>-XXXXXX` beside the intact target. The next write of that file
+    /// removes such leftovers whose process is gone; a live run's are left alone.
+    static func removeTemporariesOfDeadRuns(beside name: String, in folder: String) {
+        let prefix = ".\(name).loadaudit-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            let tail = entry.dropFirst(prefix.count).split(separator: "-")
+            guard tail.count == 2, tail[1].count == 6, let pid = pid_t(tail[0]), pid > 0 else { continue }
+            if kill(pid, 0) == -1, errno == ESRCH { unlink("\(folder)/\(entry)") }
+        }
+    }
+
+    /// Whether a file name is one of AtomicWriter's temporary files.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        name.range(of: #"^\..+\.loadaudit-[0-9]+-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
     }
 
     static func realPath(_ path: String) -> String {

@@ -46,10 +46,10 @@ final class KillDuringFixTests: XCTestCase {
         return result
     }
 
-    /// AtomicWriter's temporary files: `.<name>.loadaudit-XXXXXX` beside the file.
+    /// AtomicWriter's temporary files: `.<name>.loadaudit-<pid>-XXXXXX` beside the file.
     static func isLoadauditTemporary(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent
-        return name.range(of: #"^\..+\.loadaudit-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
+        return name.range(of: #"^\..+\.loadaudit-[0-9]+-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
     }
 
     func inode(_ path: String) -> UInt64 {
@@ -143,9 +143,18 @@ final class KillDuringFixTests: XCTestCase {
             }
             let state = done == 0 ? "before any write" : original == 0 ? "after the last write" : "between writes"
             states[state, default: 0] += 1
+
+            // The next complete run finishes the job and removes what the killed run left behind.
+            let rerun = try runToCompletion(binary, ["fix", tree.path])
+            XCTAssertLessThanOrEqual(rerun.status, 1, "round \(round): the run after the kill failed")
+            let final = try regularFiles(in: tree.url)
+            XCTAssertEqual(final.keys.filter(Self.isLoadauditTemporary), [], "round \(round): temporary files survived the next run")
+            for (path, bytes) in final where originals[path] != nil {
+                XCTAssertEqual(bytes, fixed[path], "round \(round): \(path) is not fully fixed after the next run")
+            }
         }
         // Worth knowing, not a failure: SIGKILL cannot be caught, so a temporary file being written
-        // when the kill lands stays behind (the target itself is intact).
+        // when the kill lands stays behind (the target itself is intact) until the next run.
         print("KillDuringFixTests: 25 kills: \(states.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "));"
               + " \(leftovers.count) temporary file(s) left\(leftovers.isEmpty ? "" : ": " + leftovers.joined(separator: "; "))")
     }
