@@ -5,8 +5,21 @@ import Foundation
 public struct BaselineError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let problem: String
+    /// Where in the file, when known (`file:line:column: problem`, as for rules and configuration).
+    public var line: Int?
+    public var column: Int?
 
-    public var description: String { "\(file): \(problem)" }
+    public init(file: String, problem: String, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.problem = problem
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        guard let line, let column else { return "\(file): \(problem)" }
+        return "\(file):\(line):\(column): \(problem)"
+    }
 }
 
 /// The accepted findings of a codebase (`.loadaudit-baseline.json`): sorted, pretty, stable, meant to
@@ -61,11 +74,17 @@ public struct BaselineFile: Codable, Equatable {
         do {
             baseline = try JSONDecoder().decode(BaselineFile.self, from: data)
         } catch DecodingError.dataCorrupted(let context) {
+            if let place = JSONLocator.syntaxError(in: [UInt8](data)) {
+                throw BaselineError(file: path, problem: "not valid JSON: \(place.message)", line: place.line, column: place.column)
+            }
             throw BaselineError(file: path, problem: "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))")
         } catch DecodingError.keyNotFound(let key, let context) {
-            throw BaselineError(file: path, problem: "missing '\(key.stringValue)' at \(codingPath(context.codingPath))")
+            throw located(BaselineError(file: path, problem: "missing '\(key.stringValue)' at \(codingPath(context.codingPath))"), context.codingPath, data)
         } catch DecodingError.typeMismatch(_, let context) {
-            throw BaselineError(file: path, problem: "wrong type at \(codingPath(context.codingPath)): \(context.debugDescription)")
+            throw located(BaselineError(file: path, problem: "wrong type at \(codingPath(context.codingPath)): \(context.debugDescription)"),
+                          context.codingPath, data)
+        } catch DecodingError.valueNotFound(_, let context) {
+            throw located(BaselineError(file: path, problem: "missing value at \(codingPath(context.codingPath))"), context.codingPath, data)
         } catch {
             throw BaselineError(file: path, problem: "not a loadaudit baseline (\(error))")
         }
@@ -73,6 +92,16 @@ public struct BaselineFile: Codable, Equatable {
             throw BaselineError(file: path, problem: "unsupported baseline version \(baseline.version) (this loadaudit reads version 1)")
         }
         return baseline
+    }
+
+    /// The error with the line and column of the value the decoder stopped at, when it can be found.
+    private static func located(_ error: BaselineError, _ path: [CodingKey], _ data: Data) -> BaselineError {
+        let steps = path.map { key in key.intValue.map(JSONLocator.Step.index) ?? .key(key.stringValue) }
+        guard let place = JSONLocator.place(of: steps, in: [UInt8](data)) else { return error }
+        var located = error
+        located.line = place.line
+        located.column = place.column
+        return located
     }
 
     private static func codingPath(_ path: [CodingKey]) -> String {

@@ -226,18 +226,16 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(syntax.errors.range(of: #"^loadaudit: error: \S*\.loadaudit\.yml:\d+:\d+: "#, options: .regularExpression) != nil, syntax.errors)
     }
 
-    func testAMalformedBaselineIsAnErrorThatNamesTheFile() throws {
-        let tree = try TemporaryTree(["A.swift": spinner, "baseline.json": "{\n  \"version\": 1,\n  \"findings\": [\n    {\"ruleId\": \"x\",,}\n  ]\n}\n"])
-        let run = CLIRun(["scan", "--baseline", "baseline.json", "A.swift"], in: tree.path)
-        XCTAssertEqual(run.status, 2)
-        XCTAssertEqual(run.errors.split(separator: "\n").count, 1, run.errors)
-        XCTAssertTrue(run.errors.hasPrefix("loadaudit: error: \(tree.path)/baseline.json: not valid JSON"), run.errors)
-    }
-
-    /// A gap rather than a broken promise (the README promises lines only for YAML files), noted in
-    /// docs/reliability.md: the JSON error does not say where in the file the problem is.
     func testAMalformedBaselineNamesTheLine() throws {
-        throw XCTSkip("known gap: a malformed baseline is reported as `baseline.json: not valid JSON (The given data was not valid JSON.)`, without the line (4 here)")
+        let tree = try TemporaryTree(["A.swift": spinner,
+                                      "broken.json": "{\n  \"version\": 1,\n  \"findings\": [\n    {\"ruleId\": \"x\",,}\n  ]\n}\n",
+                                      "wrong.json": "{\n  \"tool\": \"loadaudit\", \"version\": 1,\n  \"findings\": [\n    {\"ruleId\": 3}\n  ]\n}\n"])
+        let broken = CLIRun(["scan", "--baseline", "broken.json", "A.swift"], in: tree.path)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertEqual(broken.errors, "loadaudit: error: \(tree.path)/broken.json:4:20: not valid JSON: expected a key in double quotes\n")
+        let wrong = CLIRun(["scan", "--baseline", "wrong.json", "A.swift"], in: tree.path)
+        XCTAssertEqual(wrong.status, 2)
+        XCTAssertTrue(wrong.errors.hasPrefix("loadaudit: error: \(tree.path)/wrong.json:4:16: wrong type at .findings[0].ruleId"), wrong.errors)
     }
 
     func testAnUnknownRuleInASuppressionIsAnUnusedSuppressionWarning() throws {
