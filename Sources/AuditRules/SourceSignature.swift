@@ -224,6 +224,9 @@ struct Lexer {
     /// before it is kept as a candidate too.
     private var recentBindings: [(name: UInt64, slashAfter: Bool)] = []
     private var expectingBoundName = false
+    /// Line breaks seen so far, and the line of the last `let`/`var`.
+    private var line = 0
+    private var bindingLine = -1
 
     init(byteCount: Int) {
         names = WordFilter(byteCount: byteCount)
@@ -274,12 +277,16 @@ struct Lexer {
                     lastSignificant = index - 1
                 }
                 switch byte {
+                case 0x0A:
+                    line += 1
                 case 0:
                     if nulOffset == nil { nulOffset = index }
                 case UInt8(ascii: "["):
                     if Self.stringArrayStarts(bytes, at: index) {
                         sawStringArray = true
-                        boundArrayNames.add(boundNameCandidates())
+                        // `let tips = [` has its keyword on the same line; otherwise (`let tips: [String] =`
+                        // on the line before, or a keyword the parser will assume) the name is unsure.
+                        if bindingLine == line, !recentBindings.isEmpty { boundArrayNames.add(boundNameCandidates()) } else { boundArrayNames.giveUp() }
                     }
                     if let base = subscriptBase, base.at == index { openSubscripts.append((base.hash, bracketDepth)) }
                     bracketDepth += 1
@@ -323,6 +330,7 @@ struct Lexer {
         names.insert(hash)
         if hash == letKeyword || hash == varKeyword {
             expectingBoundName = true
+            bindingLine = line
         } else if expectingBoundName {
             expectingBoundName = false
             if recentBindings.count == 8 { recentBindings.removeFirst() }
