@@ -5,7 +5,8 @@ import TreeSitter
 
 /// What one file says about text that changes over time: string arrays, text properties of phase
 /// enums, assignments made by timers, and the `Text(...)` calls that show something. Matched across
-/// files afterwards, because apps spread these over a model, a view model and a view.
+/// files afterwards, because apps spread these over a model, a view model and a view. Only code the
+/// parser reads without error counts: a guess inside a broken region is not evidence.
 public struct RotationFacts: Sendable, Codable, Equatable {
     public struct Place: Sendable, Codable, Equatable {
         public let name: String
@@ -136,7 +137,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         tree.rootNode.walk(withAncestors: { node, path in
             switch node.type {
             case "property_declaration":
-                guard let name = Self.boundName(node) else { return true }
+                // Error recovery can make a declaration of broken code (`valet tips = [...]`): only
+                // well-formed code counts, which is also what the prefilter's lexer can vouch for.
+                guard !node.hasError, let name = Self.boundName(node) else { return true }
                 let enumBody = path.last(where: { $0.type == "enum_class_body" })
                 if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
                     if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(place(name, node)) }
@@ -165,7 +168,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 case "onReceive":
                     if let argument = call.arguments.first?.value { onReceives.append((argument, closures, node)) }
                 default:
-                    if displayCalls.contains(callee), let argument = call.arguments.first, argument.label == nil,
+                    if displayCalls.contains(callee), !node.hasError, let argument = call.arguments.first, argument.label == nil,
                        let shown = Self.shown(argument.value, place: place) {
                         let end = node.endPosition
                         let snippet = source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
@@ -194,7 +197,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var seen = Set<String>()
         for (body, clock) in clockBodies {
             body.walk { node in
-                guard node.type == "assignment", let target = node.child(byField: "target"),
+                guard node.type == "assignment", !node.hasError, let target = node.child(byField: "target"),
                       let state = Self.assignedName(target), let result = node.child(byField: "result") else { return true }
                 var reads = [String]()
                 result.walk { inner in
