@@ -218,7 +218,16 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     static func boundName(_ property: Node) -> String? {
         let pattern = property.namedChildren.first { $0.type == "pattern" }
-        return pattern?.namedChildren.first(where: { $0.type == "simple_identifier" })?.text ?? pattern?.text
+        if let name = pattern?.namedChildren.first(where: { $0.type == "simple_identifier" }) { return isWholeWord(name) ? name.text : nil }
+        return pattern?.text
+    }
+
+    /// False for a name the grammar cut out of a longer word (`casecase` read as `case` and `case`):
+    /// broken code, whatever the tree says.
+    static func isWholeWord(_ node: Node) -> Bool {
+        let bytes = node.tree.source.bytes
+        return !(node.startByte > 0 && Lexer.isNameByte[Int(bytes[node.startByte - 1])])
+            && !(node.endByte < bytes.count && Lexer.isNameByte[Int(bytes[node.endByte])])
     }
 
     /// An array literal of two or more elements, all string literals.
@@ -246,8 +255,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// The case names declared in an enum's body.
     static func enumCases(in body: Node) -> [String] {
         var names: [String] = []
-        for entry in body.namedChildren where entry.type == "enum_entry" {
-            names += entry.namedChildren.filter { $0.type == "simple_identifier" }.map(\.text)
+        for entry in body.namedChildren where entry.type == "enum_entry" && !entry.hasError {
+            names += entry.namedChildren.filter { $0.type == "simple_identifier" && isWholeWord($0) }.map(\.text)
         }
         return names
     }

@@ -328,7 +328,9 @@ struct Lexer {
     /// is. Into the filters it belongs to, and what it starts (a subscript, a member access).
     mutating func endName(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at end: Int, significantBefore: Int, first: UInt8) {
         names.insert(hash)
-        if hash == letKeyword || hash == varKeyword {
+        // `` `case` `` and `` `let` `` are names, not keywords.
+        let escaped = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: "`")
+        if !escaped, hash == letKeyword || hash == varKeyword {
             expectingBoundName = true
             bindingLine = line
         } else if expectingBoundName {
@@ -337,7 +339,7 @@ struct Lexer {
             recentBindings.append((hash, false))
         }
         let afterDot = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: ".")
-        if hash == caseKeyword {
+        if !escaped, hash == caseKeyword {
             inCaseList = true
             caseParenDepth = 0
         } else if inCaseList, !afterDot {
