@@ -143,7 +143,7 @@ final class BaselineScenarioTests: XCTestCase {
         let tree = try TemporaryTree(["A.swift": screen, "bad.json": "{\"version\": 1, \"findings\": [", "old.json": "{\"version\": 9, \"tool\": \"loadaudit\", \"findings\": []}"])
         let broken = CLIRun(["scan", "--baseline", "bad.json", "A.swift"], in: tree.path)
         XCTAssertEqual(broken.status, 2)
-        XCTAssertTrue(broken.errors.contains("bad.json: not valid JSON"), broken.errors)
+        XCTAssertTrue(broken.errors.contains("bad.json:1:29: not valid JSON: the file ends where a value should be"), broken.errors)
         let future = CLIRun(["scan", "--baseline", "old.json", "A.swift"], in: tree.path)
         XCTAssertTrue(future.errors.contains("unsupported baseline version 9"), future.errors)
         let missing = CLIRun(["scan", "--baseline", "none.json", "A.swift"], in: tree.path)
