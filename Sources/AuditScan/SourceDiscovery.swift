@@ -70,7 +70,8 @@ public struct SourceDiscovery {
                      base: base, seen: &seen, into: &result)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
-                let key = realPath(input.absolute)
+                var info = stat()
+                let key = stat(input.absolute, &info) == 0 ? Self.identity(info) : realPath(input.absolute)
                 if seen.insert(key).inserted {
                     result.files.append(SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base)))
                 }
@@ -99,6 +100,7 @@ public struct SourceDiscovery {
             var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
             let isLink = (info.st_mode & S_IFMT) == S_IFLNK
             var target = path
+            var identity = info
             if isLink {
                 var targetInfo = stat()
                 if stat(path, &targetInfo) != 0 {
@@ -110,6 +112,7 @@ public struct SourceDiscovery {
                     continue
                 }
                 isDirectory = (targetInfo.st_mode & S_IFMT) == S_IFDIR
+                identity = targetInfo
                 target = realPath(path)
             }
             if isDirectory {
@@ -122,7 +125,9 @@ public struct SourceDiscovery {
                 }
                 walk(directory: path, relative: relativePath, ancestors: ancestors + [real], ignored: ignored, base: base, seen: &seen, into: &result)
             } else if name.hasSuffix(".swift"), !ignored.contains(relativePath), admits(path) {
-                guard seen.insert(realPath(path)).inserted else { continue }
+                // The same file reached twice (through a link) is scanned once: device and inode say so
+                // without resolving every path.
+                guard seen.insert(Self.identity(identity)).inserted else { continue }
                 result.files.append(SourceFileReference(absolutePath: path, displayPath: display(path, base: base)))
             }
         }
@@ -139,6 +144,8 @@ public struct SourceDiscovery {
         if absolute == base { return "." }
         return absolute
     }
+
+    static func identity(_ info: stat) -> String { "\(info.st_dev):\(info.st_ino)" }
 
     private func lstatExists(_ path: String) -> Bool {
         var info = stat()
