@@ -27,18 +27,21 @@ import TreeSitter
 public struct RotationFollower: Sendable {
     private var stage = 0
     /// The calls that show text (`Text`): a display file mentions one.
-    private let displayCalls: Set<String>
+    private let displayCalls: WordSet
 
     public init(displayCalls: Set<String>) {
-        self.displayCalls = displayCalls
+        self.displayCalls = WordSet(displayCalls)
     }
 
     /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
     /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
     static func mentionsClock(_ signature: SourceSignature) -> Bool {
-        signature.mentionsAny(["scheduledTimer", "asyncAfter", "sleep"])
-            || (signature.mentions("onReceive") && signature.mentions("publish") && signature.mentions("Timer"))
+        signature.mentionsAny(clockCalls) || (signature.mentionsAny(onReceive) && signature.mentionsAny(timerPublish))
     }
+
+    static let clockCalls = WordSet(["scheduledTimer", "asyncAfter", "sleep"])
+    static let onReceive = WordSet(["onReceive"])
+    static let timerPublish = WordSet(["Timer.publish"])
 
     static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { signature.mentions("enum") && signature.mentions("switch") }
 

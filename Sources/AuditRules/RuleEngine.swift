@@ -66,20 +66,27 @@ public struct RuleEngine: Sendable {
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
+        triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty))
     }
 
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
+    /// `triggerWords`, hashed once: asked of every file.
+    private let triggerWordSet: WordSet
 
     /// Words one of which a file must mention to be parsed on sight: the components' names, the
     /// label components, suppression and re-export markers, and for rotating text `randomElement`
     /// (a display and its strings can be the whole story). Files with clocks and text enums are
     /// picked later, by `RotationFollower`, only where the names line up.
     public var triggerWords: [String] {
-        var words = Set(rulesByComponent.keys)
+        Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty)
+    }
+
+    private static func triggerWords(components: some Sequence<String>, labelRules: [Rule], rotating: Bool) -> [String] {
+        var words = Set(components)
         for rule in labelRules { words.formUnion(rule.labelStyle?.components ?? []) }
         words.formUnion(["loadaudit:", "@_exported"])
-        if !rotatingRules.isEmpty { words.insert("randomElement") }
+        if rotating { words.insert("randomElement") }
         return words.sorted()
     }
 
@@ -87,7 +94,7 @@ public struct RuleEngine: Sendable {
     /// text, so must a file that may declare a string array whose name the lexer could not tell:
     /// the other rounds match every file against the possible arrays' names.
     public func isRelevantOnSight(_ signature: SourceSignature) -> Bool {
-        signature.mentionsAny(triggerWords)
+        signature.mentionsAny(triggerWordSet)
             || (!rotatingRules.isEmpty && signature.mayDeclareStringArray && signature.boundArrayNames.hashes == nil)
     }
 

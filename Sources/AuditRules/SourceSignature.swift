@@ -54,6 +54,10 @@ public struct SourceSignature: Sendable {
         words.contains { names.mayContain($0) }
     }
 
+    public func mentionsAny(_ set: WordSet) -> Bool {
+        set.words.contains { names.mayContain(parts: $0) }
+    }
+
     /// Whether the file may subscript one of `words` (`tips[...]`).
     public func subscriptsAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
         words.contains { subscripted.mayContain($0) }
@@ -115,25 +119,35 @@ struct WordFilter: Sendable {
     }
 
     /// Every identifier in `word` may be in the filter (and there is at least one).
-    func mayContain(_ word: String) -> Bool {
+    func mayContain(_ word: String) -> Bool { mayContain(parts: WordSet.parts(of: word)) }
+
+    func mayContain(parts: [UInt64]) -> Bool { !parts.isEmpty && parts.allSatisfy(contains) }
+}
+
+/// Words hashed once, for asking many signatures about them (a trigger list, the clock words).
+public struct WordSet: Sendable {
+    /// Each word's identifiers' hashes (`loadaudit:` has one, `UI.Spinner` two).
+    let words: [[UInt64]]
+
+    public init<Words: Sequence>(_ words: Words) where Words.Element == String {
+        self.words = words.map(Self.parts(of:))
+    }
+
+    static func parts(of word: String) -> [UInt64] {
+        var parts: [UInt64] = []
         var hash = WordHash()
         var inName = false
-        var sawName = false
         for byte in word.utf8 {
             if Lexer.isNameByte[Int(byte)] {
                 if !inName { inName = true; hash = WordHash() }
                 hash.add(byte)
             } else if inName {
-                guard contains(hash.value) else { return false }
+                parts.append(hash.value)
                 inName = false
-                sawName = true
             }
         }
-        if inName {
-            guard contains(hash.value) else { return false }
-            sawName = true
-        }
-        return sawName
+        if inName { parts.append(hash.value) }
+        return parts
     }
 }
 
