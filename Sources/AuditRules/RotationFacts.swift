@@ -256,7 +256,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     static func enumCases(in body: Node) -> [String] {
         var names: [String] = []
         for entry in body.namedChildren where entry.type == "enum_entry" && !entry.hasError {
-            names += entry.namedChildren.filter { $0.type == "simple_identifier" && isWholeWord($0) }.map(\.text)
+            // The cases' names, not their raw values (`case idle = "idle"`).
+            names += entry.children(byField: "name").filter { $0.type == "simple_identifier" && isWholeWord($0) }.map(\.text)
         }
         return names
     }

@@ -81,6 +81,20 @@ public struct Node {
         }
     }
 
+    /// Every child under the field `name` (`case a, b` has two `name`s), through a cursor.
+    public func children(byField name: String) -> [Node] {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        var found: [Node] = []
+        guard ts_tree_cursor_goto_first_child(&cursor) else { return found }
+        repeat {
+            if let field = ts_tree_cursor_current_field_name(&cursor), String(cString: field) == name {
+                found.append(Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree))
+            }
+        } while ts_tree_cursor_goto_next_sibling(&cursor)
+        return found
+    }
+
     /// The field name under which the child at `index` hangs from this node, if any.
     /// Read through a tree cursor: `ts_node_field_name_for_child` in tree-sitter 0.20.7 counts hidden
     /// children and so names the wrong child (tree-sitter issue #1642).

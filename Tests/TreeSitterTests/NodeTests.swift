@@ -42,6 +42,13 @@ final class NodeNavigationTests: XCTestCase {
         XCTAssertNil(second.child(byField: "no_such_field"))
     }
 
+    func testChildrenByFieldListsEveryCaseNameButNoRawValue() throws {
+        let tree = try Parser().parse("enum Phase: String { case warming = \"warm\", fetching = \"fetch\", done }")
+        let entry = try XCTUnwrap(tree.rootNode.firstDescendant(ofType: "enum_entry"))
+        XCTAssertEqual(entry.children(byField: "name").map(\.text), ["warming", "fetching", "done"])
+        XCTAssertEqual(entry.children(byField: "no_such_field").count, 0)
+    }
+
     func testSiblingsWithinAnArgumentList() throws {
         let tree = try Parser().parse("f(a, b, c)")
         let arguments = tree.rootNode.descendants(ofType: "value_argument")
