@@ -110,19 +110,10 @@ public enum JSONLocator {
                 path.append(.key(key))
                 if let problem = readValue() { return problem }
                 path.removeLast()
-                skipBlanks()
-                switch current {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipBlanks()
-                    if current == UInt8(ascii: "}") { return place("a comma before '}' (JSON allows no trailing comma)") }
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return nil
-                case nil:
-                    return place("the file ends inside an object (a '}' is missing)")
-                default:
-                    return place("expected ',' or '}' after the value of \"\(key)\"")
+                switch afterMember(closing: "}", container: "an object", member: "the value of \"\(key)\"") {
+                case .next: continue
+                case .closed: return nil
+                case .problem(let problem): return problem
                 }
             }
         }
@@ -137,20 +128,32 @@ public enum JSONLocator {
                 if let problem = readValue() { return problem }
                 path.removeLast()
                 count += 1
-                skipBlanks()
-                switch current {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipBlanks()
-                    if current == UInt8(ascii: "]") { return place("a comma before ']' (JSON allows no trailing comma)") }
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return nil
-                case nil:
-                    return place("the file ends inside an array (a ']' is missing)")
-                default:
-                    return place("expected ',' or ']' after element \(count) of the array")
+                switch afterMember(closing: "]", container: "an array", member: "element \(count) of the array") {
+                case .next: continue
+                case .closed: return nil
+                case .problem(let problem): return problem
                 }
+            }
+        }
+
+        enum AfterMember { case next, closed, problem(Place) }
+
+        /// After a member of an object or array: a comma and another member, or the closing bracket.
+        mutating func afterMember(closing: Character, container: String, member: String) -> AfterMember {
+            let close = closing.asciiValue!
+            skipBlanks()
+            switch current {
+            case UInt8(ascii: ","):
+                index += 1
+                skipBlanks()
+                return current == close ? .problem(place("a comma before '\(closing)' (JSON allows no trailing comma)")) : .next
+            case close:
+                index += 1
+                return .closed
+            case nil:
+                return .problem(place("the file ends inside \(container) (a '\(closing)' is missing)"))
+            default:
+                return .problem(place("expected ',' or '\(closing)' after \(member)"))
             }
         }
 
