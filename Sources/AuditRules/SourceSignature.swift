@@ -27,8 +27,9 @@ public struct SourceSignature: Sendable {
     /// Pairs of names: a subscripted name with each name inside its brackets, a name with the name
     /// after a dot that follows it.
     private let pairs: WordFilter
-    /// The names declared just before a possible string array (`let tips = ["…", "…"]`): the first
-    /// names after the last four `let`/`var`, so the bound one is among them.
+    /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
+    /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
+    /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
 
     public init(bytes: [UInt8]) {
@@ -67,21 +68,16 @@ public struct SourceSignature: Sendable {
     public func mentions(hash: UInt64) -> Bool { names.contains(hash) }
     public func subscripts(hash: UInt64) -> Bool { subscripted.contains(hash) }
     public func declaresCase(hash: UInt64) -> Bool { caseNames.contains(hash) }
-    public func subscripts(_ base: UInt64, with name: UInt64) -> Bool {
-        pairs.contains(WordHash.pair(base, name)) || pairs.contains(WordHash.pair(base, WordHash.anyName))
-            || pairs.contains(WordHash.pair(WordHash.anyName, name))
-    }
-
     /// Whether the file may subscript `base` with an expression that mentions `name` (`tips[index]`,
     /// `tips[(index + 1) % tips.count]`).
-    public func subscripts(_ base: String, with name: String) -> Bool { mayPair(base, name) }
+    public func subscripts(_ base: UInt64, with name: UInt64) -> Bool { mayPair(base, name) }
 
     /// Whether the file may have `base.member` (blanks, `?` and `!` allowed around the dot).
-    public func accesses(_ member: String, of base: String) -> Bool { mayPair(base, member) }
+    public func accesses(_ member: String, of base: String) -> Bool { mayPair(NameHash.of(base), NameHash.of(member)) }
 
-    private func mayPair(_ first: String, _ second: String) -> Bool {
-        let first = NameHash.of(first), second = NameHash.of(second)
-        return pairs.contains(WordHash.pair(first, second)) || pairs.contains(WordHash.pair(first, WordHash.anyName))
+    /// The pair, or a pair with either side unknown (a comment in the way, `tips[0].message`).
+    private func mayPair(_ first: UInt64, _ second: UInt64) -> Bool {
+        pairs.contains(WordHash.pair(first, second)) || pairs.contains(WordHash.pair(first, WordHash.anyName))
             || pairs.contains(WordHash.pair(WordHash.anyName, second))
     }
 
