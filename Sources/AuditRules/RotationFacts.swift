@@ -214,6 +214,37 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 return true
             }
         }
+        keepOnlyPlainNames()
+    }
+
+    /// The pinned grammar lets some characters Swift does not into a name (`addingHot*els`): such
+    /// code is broken, and its names are no evidence (nor can the prefilter's lexer vouch for them).
+    mutating func keepOnlyPlainNames() {
+        let plain = Self.isPlainName
+        stringArrays.removeAll { !plain($0.name) }
+        textProperties = textProperties.filter { plain($0.place.name) }
+            .map { TextProperty(place: $0.place, cases: $0.cases.filter(plain)) }
+        timedAssignments = timedAssignments.filter { plain($0.state) }.map { assignment in
+            var kept = TimedAssignment(state: assignment.state, clock: assignment.clock, readsNames: assignment.readsNames.filter(plain))
+            kept.random = assignment.random
+            kept.assignedCase = assignment.assignedCase.flatMap { plain($0) ? $0 : nil }
+            return kept
+        }
+        displays.removeAll { display in
+            switch display.shown {
+            case .element(let array, let names): return !plain(array) || !names.allSatisfy(plain)
+            case .random(let array, _): return !plain(array)
+            case .property(let base, let property): return !plain(base) || !plain(property)
+            case .value(let name): return !plain(name)
+            }
+        }
+    }
+
+    /// Letters, digits, `_` and non-ASCII, with a leading `$` or surrounding backticks allowed.
+    static func isPlainName(_ name: String) -> Bool {
+        var bytes = Substring(name).utf8.drop { $0 == UInt8(ascii: "$") }
+        if bytes.first == UInt8(ascii: "`"), bytes.last == UInt8(ascii: "`"), bytes.count >= 2 { bytes = bytes.dropFirst().dropLast() }
+        return !bytes.isEmpty && bytes.allSatisfy { Lexer.isNameByte[Int($0)] }
     }
 
     static func boundName(_ property: Node) -> String? {
