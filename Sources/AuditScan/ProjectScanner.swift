@@ -53,9 +53,9 @@ public struct ProjectScanner {
     /// Scans and keeps each file's analysis (and, with `keepSources`, the text of the files that have
     /// candidate findings) for a fix.
     ///
-    /// A file is relevant when its signature shows a trigger word (or a possible string array, for
-    /// rotating text); then, for rules that follow names across files, a `RotationFollower` picks more
-    /// files round after round from the names the relevant files hold. Only relevant files report
+    /// A file is relevant when its signature shows a trigger word (`RuleEngine.isRelevantOnSight`);
+    /// then, for rules that follow names across files, a `RotationFollower` picks more files round
+    /// after round from the relevant files' facts and every file's signature. Only relevant files report
     /// syntax errors, with or without the prefilter; without it every file is parsed in the first
     /// round and the rounds only decide relevance, so the two must give the same report.
     public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
