@@ -65,42 +65,6 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     init() {}
 
-    /// Names too common to say anything about where the other half of a rotation lives.
-    static let commonNames: Set<String> = [
-        "count", "self", "first", "last", "isEmpty", "description", "rawValue", "indices", "startIndex", "endIndex",
-        "min", "max", "random", "now", "seconds", "milliseconds", "nanoseconds", "main", "Task", "isCancelled",
-        "withAnimation", "animation", "Int", "String", "Double", "true", "false", "nil",
-    ]
-
-    /// The states some clock assigns in this file.
-    public var timedStates: Set<String> { Set(timedAssignments.map(\.state)) }
-
-    /// The names another file must mention to hold the other half of this file's rotations, given
-    /// the states clocks assign anywhere (`timedStates`). Every clock is in a file with a trigger word
-    /// (Timer, asyncAfter, sleep), so only arrays and enum text properties need following, and only
-    /// for displays a clock can change: following every name shown (`item`, `title`) would parse
-    /// most of the tree.
-    public func namesOfInterest(timedStates: Set<String>) -> Set<String> {
-        var names = Set<String>()
-        for assignment in timedAssignments {
-            names.insert(assignment.state)
-            names.formUnion(assignment.readsNames)
-        }
-        for display in displays {
-            switch display.shown {
-            case .element(let array, let indexNames):
-                if !timedStates.isDisjoint(with: indexNames) { names.insert(array) }
-            case .random(let array, _):
-                names.insert(array)
-            case .property(let base, let property):
-                if timedStates.contains(base) { names.insert(property) }
-            case .value:
-                break
-            }
-        }
-        return names.filter { $0.count >= 3 && !Self.commonNames.contains($0) }
-    }
-
     /// What a file's signature says it can hold: a walk need not look for the rest.
     struct Hints {
         var stringArrays = true

@@ -168,11 +168,9 @@ extension SourceSignature {
         var denied: [String] = []
         // Error recovery (and some of the pinned grammar's gaps) may invent an empty name or cut one
         // out of a word (`odeUuid` of `episodeUuid`, `$0` of `$0rt`): those are not names of the file.
-        let bytes = tree.source.bytes
         tree.rootNode.walk { node in
             if node.isError || node.isMissing { return false }
-            let cutOrEmpty = node.startByte == node.endByte || (node.startByte > 0 && Lexer.isNameByte[Int(bytes[node.startByte - 1])])
-                || (node.endByte < bytes.count && Lexer.isNameByte[Int(bytes[node.endByte])])
+            let cutOrEmpty = node.startByte == node.endByte || !RotationFacts.isWholeWord(node)
             if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty, !mentions(node.text) {
                 denied.append("identifier \(node.text) at byte \(node.startByte)")
             }
