@@ -293,10 +293,25 @@ struct Lexer {
                     if nulOffset == nil { nulOffset = index }
                 case UInt8(ascii: "["):
                     if Self.stringArrayStarts(bytes, at: index) {
-                        sawStringArray = true
-                        // `let tips = [` has its keyword on the same line; otherwise (`let tips: [String] =`
-                        // on the line before, or a keyword the parser will assume) the name is unsure.
-                        if bindingLine == line, !recentBindings.isEmpty { boundArrayNames.add(boundNameCandidates()) } else { boundArrayNames.giveUp() }
+                        switch Self.valuePosition(bytes, before: index) {
+                        case .notAValue:
+                            // `f(["a", "b"])`, `return ["a", "b"]`: no declaration's value, nothing bound.
+                            break
+                        case .value(let linesUp, let equals):
+                            // `let tips = [` (or `=` then a line break) has its keyword on the line of the `=`;
+                            // `model.tips = [` assigns a member, declaring nothing; otherwise (a keyword lines
+                            // above, one the parser will assume) the name is unsure.
+                            if bindingLine == line - linesUp, !recentBindings.isEmpty {
+                                sawStringArray = true
+                                boundArrayNames.add(boundNameCandidates())
+                            } else if !Self.assignsAMember(bytes, equals: equals) {
+                                sawStringArray = true
+                                boundArrayNames.giveUp()
+                            }
+                        case .unsure:
+                            sawStringArray = true
+                            boundArrayNames.giveUp()
+                        }
                     }
                     if let base = subscriptBase, base.at == index { openSubscripts.append((base.hash, bracketDepth)) }
                     bracketDepth += 1
@@ -407,6 +422,54 @@ struct Lexer {
         return names
     }
 
+    enum ValuePosition {
+        /// Right after the `=` at `equals`, `linesUp` line breaks above the `[`.
+        case value(linesUp: Int, equals: Int)
+        /// After something else: a declaration's value always follows its `=`.
+        case notAValue
+        /// A comment or a compiler directive may stand between the `=` and the `[`.
+        case unsure
+    }
+
+    /// Whether the `[` at `open` may start the value of a declaration (`let tips = [`), from the
+    /// last byte before it that is not blank. A comment (`= // tips` then a line break, `= /* */ [`)
+    /// or an `#if` line in between hides what is before it: unsure, never a wrong `notAValue`.
+    static func valuePosition(_ bytes: UnsafeBufferPointer<UInt8>, before open: Int) -> ValuePosition {
+        var index = open - 1
+        var linesUp = 0
+        var crossedBreak = false
+        while index >= 0, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+            || bytes[index] == 0x0B || bytes[index] == 0x0C {
+            if bytes[index] == 0x0A { linesUp += 1 }
+            if bytes[index] == 0x0A || bytes[index] == 0x0D { crossedBreak = true }
+            index -= 1
+        }
+        guard index >= 0 else { return .notAValue }
+        if bytes[index] == UInt8(ascii: "/") { return .unsure }
+        if crossedBreak {
+            // The whole line of that byte (a carriage return ends a comment too): a `//` anywhere on it
+            // may comment out the rest.
+            var start = index
+            while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+            var end = index
+            while end < open, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            for position in start..<end where bytes[position] == UInt8(ascii: "/") || bytes[position] == UInt8(ascii: "#") { return .unsure }
+        }
+        return bytes[index] == UInt8(ascii: "=") ? .value(linesUp: linesUp, equals: index) : .notAValue
+    }
+
+    /// Whether the `=` at `equals` follows a member on its line (`model.tips =`): an assignment, as a
+    /// declaration's name never follows a dot.
+    static func assignsAMember(_ bytes: UnsafeBufferPointer<UInt8>, equals: Int) -> Bool {
+        var index = equals - 1
+        while index >= 0, bytes[index] == 0x20 || bytes[index] == 0x09 { index -= 1 }
+        let nameEnd = index
+        while index >= 0, bytes[index] >= 0x80 || isNameByte[Int(bytes[index])] { index -= 1 }
+        guard index < nameEnd else { return false }
+        while index >= 0, bytes[index] == 0x20 || bytes[index] == 0x09 { index -= 1 }
+        return index >= 0 && bytes[index] == UInt8(ascii: ".")
+    }
+
     /// The length of the valid UTF-8 sequence starting at `index` (a non-ASCII lead byte), or nil:
     /// no overlong forms, no surrogates, nothing above U+10FFFF (as Swift's own decoder).
     static func utf8SequenceWidth(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
@@ -479,7 +542,13 @@ struct Lexer {
     /// Skips a one-line string literal without interpolation; anything fancier is `unsure`.
     static func skipPlainString(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> StringEnd {
         guard index < bytes.count else { return .unsure }
-        if bytes[index] == UInt8(ascii: "#") { return .unsure }
+        if bytes[index] == UInt8(ascii: "#") {
+            // `#"raw"#`, or `#if` around the elements: unsure; `#keyPath(…)`, `#selector(…)`: no string.
+            var end = index + 1
+            while end < bytes.count, bytes[end] < 0x80, isNameByte[Int(bytes[end])] { end += 1 }
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self)
+            return word.isEmpty || ["if", "elseif", "else", "endif"].contains(word) ? .unsure : .notAString
+        }
         guard bytes[index] == UInt8(ascii: "\"") else { return .notAString }
         if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), bytes[index + 2] == UInt8(ascii: "\"") { return .unsure }
         index += 1
