@@ -166,13 +166,18 @@ extension SourceSignature {
     /// the lexer is right; the mutation test and the fuzzer check it on hostile input.
     public func denials(tree: Tree, facts: RotationFacts?) -> [String] {
         var denied: [String] = []
+        // The careful look at trigger words' files (`CodeWords`) may not take code for a comment or a string either.
+        let codeWords = CodeWords(bytes: tree.source.bytes)
         // Error recovery (and some of the pinned grammar's gaps) may invent an empty name or cut one
         // out of a word (`odeUuid` of `episodeUuid`, `$0` of `$0rt`): those are not names of the file.
         tree.rootNode.walk { node in
             if node.isError || node.isMissing { return false }
             let cutOrEmpty = node.startByte == node.endByte || !RotationFacts.isWholeWord(node)
-            if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty, !mentions(node.text) {
-                denied.append("identifier \(node.text) at byte \(node.startByte)")
+            if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty {
+                if !mentions(node.text) { denied.append("identifier \(node.text) at byte \(node.startByte)") }
+                if let codeWords, !WordSet.parts(of: node.text).allSatisfy(codeWords.code.contains) {
+                    denied.append("identifier \(node.text) at byte \(node.startByte): taken for a comment or a string")
+                }
             }
             return true
         }

@@ -90,13 +90,23 @@ public struct RuleEngine: Sendable {
         return words.sorted()
     }
 
-    /// Whether a file must be parsed, from its signature alone (see `ProjectScanner`). For rotating
-    /// text, so must a file that may declare a string array whose name the lexer could not tell:
-    /// the other rounds match every file against the possible arrays' names.
-    public func isRelevantOnSight(_ signature: SourceSignature) -> Bool {
-        signature.mentionsAny(triggerWordSet)
-            || (!rotatingRules.isEmpty && signature.mayDeclareStringArray && signature.boundArrayNames.hashes == nil)
+    /// Whether a file must be parsed, from its signature and, when that shows a trigger word, a
+    /// careful look at where the word stands (see `ProjectScanner`). A word only in comments or
+    /// strings (`// was ProgressView`) makes nothing to report, except the suppression marker, which
+    /// lives in comments. For rotating text, a file must be parsed also when it may declare a string
+    /// array whose name the lexer could not tell: the other rounds match every file against the
+    /// possible arrays' names.
+    public func isRelevantOnSight(_ signature: SourceSignature, source: SourceText) -> Bool {
+        if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
+        guard signature.mentionsAny(triggerWordSet) else { return false }
+        guard let words = CodeWords(bytes: source.bytes) else { return true }
+        return triggerWordSet.words.contains { parts in
+            !parts.isEmpty && parts.allSatisfy { words.code.contains($0) || (Self.commentTriggerParts.contains($0) && words.comments.contains($0)) }
+        }
     }
+
+    /// The suppression marker's name: a trigger in comments too.
+    private static let commentTriggerParts = Set(WordSet.parts(of: "loadaudit:"))
 
     /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
     public func rotationFollower() -> RotationFollower? {

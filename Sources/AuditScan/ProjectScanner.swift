@@ -53,7 +53,7 @@ public struct ProjectScanner {
     /// Scans and keeps each file's analysis (and, with `keepSources`, the text of the files that have
     /// candidate findings) for a fix.
     ///
-    /// A file is relevant when its signature shows a trigger word (`RuleEngine.isRelevantOnSight`);
+    /// A file is relevant when it uses a trigger word in code (`RuleEngine.isRelevantOnSight`);
     /// then, for rules that follow names across files, a `RotationFollower` picks more files round
     /// after round from the relevant files' facts and every file's signature. Only relevant files report
     /// syntax errors, with or without the prefilter; without it every file is parsed in the first
@@ -73,8 +73,8 @@ public struct ProjectScanner {
             progress(count, files.count)
         }
 
-        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { signature in
-            engine.isRelevantOnSight(signature) ? .parse : (prefilter ? .skip : .parseIrrelevant)
+        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { signature, source in
+            engine.isRelevantOnSight(signature, source: source) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
         for (index, outcome) in first { outcomes[index] = outcome }
         var round = 0
@@ -104,7 +104,7 @@ public struct ProjectScanner {
                         toParse.append(index)
                     }
                 }
-                for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _ in .parse }) {
+                for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse }) {
                     outcomes[index] = outcome
                 }
             }
@@ -164,7 +164,7 @@ public struct ProjectScanner {
         var signature: SourceSignature? { if case .analyzed(let analyzed) = self { return analyzed.signature } else { return nil } }
     }
 
-    /// What to do with a file, decided from its signature.
+    /// What to do with a file, decided from its signature (and its text, for a closer look).
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -177,7 +177,7 @@ public struct ProjectScanner {
     /// Reads and analyzes the files at `indices` on `jobs` workers, each with its own parser, handing
     /// files out one at a time. Results are keyed by index, so the output does not depend on the workers.
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature) -> Decision
+        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, SourceText) -> Decision
     ) -> [(Int, Outcome)] {
         let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: indices.count)
         results.initialize(repeating: nil)
@@ -204,7 +204,7 @@ public struct ProjectScanner {
         return indices.enumerated().compactMap { slot, index in results[slot].map { (index, $0) } }
     }
 
-    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature) -> Decision) -> Outcome {
+    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, SourceText) -> Decision) -> Outcome {
         let source: SourceText
         let signature: SourceSignature
         switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
@@ -213,7 +213,7 @@ public struct ProjectScanner {
         case .success(let read):
             (source, signature) = read
         }
-        let decision = decide(signature)
+        let decision = decide(signature, source)
         if decision == .skip {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false, signature: signature))
         }

@@ -294,6 +294,12 @@ final class PrefilterAndCacheTests: XCTestCase {
             "let tips = [#\"raw\"#, #\"two\"#]",
             "let tips = [\"\"\"\n  long\n  \"\"\", \"Two\"]",
             "let tips = [\"a \\\" quote\", \"b\"]",
+            "let tips: [String] =\n    [\"One\", \"Two\"]",
+            "let tips = // the tips\n    [\"One\", \"Two\"]",
+            "let tips = // the tips\r    [\"One\", \"Two\"]",
+            "let tips = /* the tips */ [\"One\", \"Two\"]",
+            "let tips =\n#if DEBUG\n    [\"One\", \"Two\"]\n#else\n    []\n#endif",
+            "let tips = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\", \"Three\"]",
         ]
         for text in arrays {
             XCTAssertTrue(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
@@ -301,10 +307,34 @@ final class PrefilterAndCacheTests: XCTestCase {
         let others = [
             "let headers = [\"Accept\": \"json\"]", "let value = dictionary[\"key\"]", "let one = [\"Only\"]",
             "let mixed = [\"a\" + b, \"c\"]", "let numbers = [1, 2]", "let empty: [String] = []",
+            "show([\"One\", \"Two\"])", "return [\"One\", \"Two\"]", "for tip in [\"One\", \"Two\"] {}",
+            "if [\"One\", \"Two\"]\n    .contains(word) {}", "model.tips = [\"One\", \"Two\"]",
+            "request.keys = [#keyPath(Entity.uuid), #keyPath(Entity.url)]",
         ]
         for text in others {
             XCTAssertFalse(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
         }
+    }
+
+    func testTheSignatureBindsAStringArrayToTheNameBeforeItsEqualsSign() {
+        let tips = NameHash.of("tips")
+        let bound = [
+            "let tips = [\"One\", \"Two\"]", "static let tips: [String] =\n    [\"One\", \"Two\"]",
+            "var other = 1\nlet tips: [String] = [\n    \"One\",\n    \"Two\",\n]",
+        ]
+        for text in bound {
+            XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, [tips], text)
+        }
+        let unknown = [
+            "let tips: [String]\n    = [\"One\", \"Two\"]", "let tips = // the tips\n    [\"One\", \"Two\"]",
+            "let tips = /* the tips */ [\"One\", \"Two\"]", "tips = [\"One\", \"Two\"]",
+        ]
+        for text in unknown {
+            XCTAssertNil(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
+        }
+        // An array that is no declaration's value neither binds a name nor makes the names unknown.
+        let notBound = "let tips = 3\nshow([\"One\", \"Two\"])\nreturn [\"Three\", \"Four\"]"
+        XCTAssertEqual(SourceSignature(bytes: Array(notBound.utf8)).boundArrayNames.hashes, [])
     }
 
     func testTheSignatureFindsNULAndInvalidUTF8LikeSwiftsDecoder() {

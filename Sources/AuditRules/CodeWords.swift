@@ -1,0 +1,193 @@
+/// The names a file uses in code, apart from those it only mentions in comments and string literals:
+/// `// replaces the old ProgressView` or `Text("ProgressView")` hold no use of `ProgressView`.
+///
+/// A second, careful look, taken only at the few files whose signature shows a trigger word (the
+/// signature's lexer cannot tell comments from code without following strings, and strings are where
+/// `//` may hide). It follows Swift's lexical rules for comments (block comments nest) and strings
+/// (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them) and gives up,
+/// answering nil, wherever it could be wrong: a `/` that may start a regular expression literal, a
+/// one-line string that meets a line break, a comment or string still open at the end. Nil means
+/// "every name may be code", so the scan parses the file: a wrong "not in code" is never given.
+public struct CodeWords: Sendable {
+    /// Hashes (`NameHash.of`) of the names outside comments and string literals, interpolations included.
+    public private(set) var code = Set<UInt64>()
+    /// Hashes of the names inside comments (where `loadaudit:` suppressions live).
+    public private(set) var comments = Set<UInt64>()
+
+    private enum Context {
+        /// Code, with the parentheses opened since it started (an interpolation ends at its `)`).
+        case code(parentheses: Int)
+        case string(multiline: Bool, hashes: Int)
+    }
+
+    public init?(bytes: [UInt8]) {
+        let done: Bool = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = Scanner(bytes: buffer)
+            guard scanner.run() else { return false }
+            code = scanner.code
+            comments = scanner.comments
+            return true
+        }
+        if !done { return nil }
+    }
+
+    /// Whether `word` (one name) is used in code.
+    public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        var stack: [Context] = [.code(parentheses: 0)]
+        var code = Set<UInt64>()
+        var comments = Set<UInt64>()
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+        /// False where the scanner gives up.
+        mutating func run() -> Bool {
+            while index < bytes.count {
+                let proceeded: Bool
+                switch stack[stack.count - 1] {
+                case .code(let parentheses): proceeded = stepInCode(parentheses: parentheses)
+                case .string(let multiline, let hashes): proceeded = stepInString(multiline: multiline, hashes: hashes)
+                }
+                if !proceeded { return false }
+            }
+            return stack.count == 1
+        }
+
+        mutating func stepInCode(parentheses: Int) -> Bool {
+            let current = bytes[index]
+            if Lexer.isNameByte[Int(current)] {
+                code.insert(readName())
+                return true
+            }
+            switch current {
+            case UInt8(ascii: "/"):
+                if byte(at: index + 1) == UInt8(ascii: "/") { return skipLineComment() }
+                if byte(at: index + 1) == UInt8(ascii: "*") { return skipBlockComment() }
+                // Division, an operator, or a regular expression literal (`/a"b/`) whose inside is no
+                // code: only when no other `/` follows on the line is it surely not a literal's start.
+                var ahead = index + 1
+                while ahead < bytes.count, bytes[ahead] != 0x0A, bytes[ahead] != 0x0D {
+                    if bytes[ahead] == UInt8(ascii: "/") { return false }
+                    ahead += 1
+                }
+                index += 1
+            case UInt8(ascii: "#"):
+                var hashes = 0
+                while byte(at: index + hashes) == UInt8(ascii: "#") { hashes += 1 }
+                let after = byte(at: index + hashes)
+                if after == UInt8(ascii: "/") { return false }  // `#/…/#`, an extended regular expression literal.
+                if after == UInt8(ascii: "\"") {
+                    index += hashes
+                    openString(hashes: hashes)
+                } else {
+                    index += hashes
+                }
+            case UInt8(ascii: "\""):
+                openString(hashes: 0)
+            case UInt8(ascii: "("):
+                stack[stack.count - 1] = .code(parentheses: parentheses + 1)
+                index += 1
+            case UInt8(ascii: ")"):
+                if parentheses == 0, stack.count > 1 {
+                    stack.removeLast()  // The interpolation ends; its string goes on.
+                } else {
+                    stack[stack.count - 1] = .code(parentheses: parentheses - 1)
+                }
+                index += 1
+            default:
+                index += 1
+            }
+            return true
+        }
+
+        /// At a `"`: a `"""` block or a one-line string.
+        mutating func openString(hashes: Int) {
+            if byte(at: index + 1) == UInt8(ascii: "\""), byte(at: index + 2) == UInt8(ascii: "\"") {
+                index += 3
+                stack.append(.string(multiline: true, hashes: hashes))
+            } else {
+                index += 1
+                stack.append(.string(multiline: false, hashes: hashes))
+            }
+        }
+
+        mutating func stepInString(multiline: Bool, hashes: Int) -> Bool {
+            let current = bytes[index]
+            switch current {
+            case UInt8(ascii: "\\"):
+                guard hasHashes(hashes, at: index + 1) else {
+                    index += 1  // In a raw string a backslash without its `#`s is a character.
+                    return true
+                }
+                let after = index + 1 + hashes
+                if byte(at: after) == UInt8(ascii: "(") {
+                    index = after + 1
+                    stack.append(.code(parentheses: 0))
+                } else {
+                    // An escape: the character after it (`\"`, `\\`, a line break in a `"""` block) is text.
+                    index = min(after + 1, bytes.count)
+                }
+            case UInt8(ascii: "\""):
+                let quotes = multiline ? 3 : 1
+                if (0..<quotes).allSatisfy({ byte(at: index + $0) == UInt8(ascii: "\"") }), hasHashes(hashes, at: index + quotes) {
+                    index += quotes + hashes
+                    stack.removeLast()
+                } else {
+                    index += 1
+                }
+            case 0x0A, 0x0D:
+                // A one-line string cannot hold a line break: the scanner lost track (or the code is broken).
+                if !multiline { return false }
+                index += 1
+            default:
+                index += 1
+            }
+            return true
+        }
+
+        func hasHashes(_ count: Int, at offset: Int) -> Bool {
+            (0..<count).allSatisfy { byte(at: offset + $0) == UInt8(ascii: "#") }
+        }
+
+        mutating func readName() -> UInt64 {
+            var hash = WordHash()
+            while index < bytes.count, Lexer.isNameByte[Int(bytes[index])] {
+                hash.add(bytes[index])
+                index += 1
+            }
+            return hash.value
+        }
+
+        mutating func skipLineComment() -> Bool {
+            while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D {
+                if Lexer.isNameByte[Int(bytes[index])] { comments.insert(readName()) } else { index += 1 }
+            }
+            return true
+        }
+
+        /// Block comments nest (`/* a /* b */ c */`); one still open at the end is a give-up.
+        mutating func skipBlockComment() -> Bool {
+            var depth = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "/"), byte(at: index + 1) == UInt8(ascii: "*") {
+                    depth += 1
+                    index += 2
+                } else if bytes[index] == UInt8(ascii: "*"), byte(at: index + 1) == UInt8(ascii: "/") {
+                    depth -= 1
+                    index += 2
+                    if depth == 0 { return true }
+                } else if Lexer.isNameByte[Int(bytes[index])] {
+                    comments.insert(readName())
+                } else {
+                    index += 1
+                }
+            }
+            return false
+        }
+    }
+}

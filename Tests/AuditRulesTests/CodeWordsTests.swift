@@ -1,0 +1,64 @@
+import AuditRules
+import TreeSitter
+import XCTest
+
+/// `CodeWords` decides that a trigger word's file need not be parsed: it may never call code a comment
+/// or a string, and where it cannot be sure it must say so (nil).
+final class CodeWordsTests: XCTestCase {
+    private func words(_ text: String) -> CodeWords? { CodeWords(bytes: Array(text.utf8)) }
+
+    func testNamesInCommentsAndStringsAreNotCode() throws {
+        let text = #"""
+            // A ProgressView used to spin here.
+            /* LoadingOverlay /* nested ThemedSpinner */ still a comment: LoadingDots */
+            let title = "ProgressView() was here // not a comment"
+            let raw = #"PlaceholderCard "quoted" \(notInterpolated)"#
+            let block = """
+                LoadingTripsView "inside" \""" still text
+                """
+            let view = LoadingSheet(label: "Loading")
+            """#
+        let found = try XCTUnwrap(words(text))
+        for name in ["ProgressView", "LoadingOverlay", "ThemedSpinner", "LoadingDots", "PlaceholderCard", "LoadingTripsView", "notInterpolated", "quoted"] {
+            XCTAssertFalse(found.usesInCode(name), name)
+        }
+        for name in ["title", "raw", "block", "view", "LoadingSheet", "label"] { XCTAssertTrue(found.usesInCode(name), name) }
+        XCTAssertTrue(found.comments.contains(NameHash.of("ThemedSpinner")))
+    }
+
+    func testInterpolationsAreCodeEvenInsideNestedStrings() throws {
+        let text = ##"""
+            let a = "count: \(items.count) \(format("\(ProgressView.self)", ")"))"
+            let b = #"raw \#(LoadingOverlay.name) and \(notCode)"#
+            let c = """
+                \(ThemedSpinner(size: 24))
+                """
+            let d = "after"
+            """##
+        let found = try XCTUnwrap(words(text))
+        for name in ["items", "count", "format", "ProgressView", "LoadingOverlay", "name", "ThemedSpinner", "size", "d"] {
+            XCTAssertTrue(found.usesInCode(name), name)
+        }
+        XCTAssertFalse(found.usesInCode("notCode"))
+        XCTAssertFalse(found.usesInCode("after"))
+    }
+
+    func testItGivesUpWhereItCouldBeWrong() {
+        let doubtful = [
+            "let r = /a\"b/; let v = ProgressView() // \"",  // a regular expression literal with a quote
+            "let r = #/\n  \"ProgressView\n/#",  // an extended regular expression literal
+            "let s = \"open\nProgressView()",  // a one-line string broken by a line break
+            "/* never closed ProgressView()",  // a comment open at the end
+            "let s = \"\"\"\nProgressView()",  // a block string open at the end
+            "let s = \"\\(ProgressView()",  // an interpolation open at the end
+        ]
+        for text in doubtful { XCTAssertNil(words(text), text) }
+        // Division alone on its line is no literal.
+        XCTAssertNotNil(words("let half = width / 2\nlet s = \"x\""))
+    }
+
+    func testBackticksAndNonASCIINamesAreCode() throws {
+        let found = try XCTUnwrap(words("let `default` = café(ProgressView.init)"))
+        for name in ["default", "café", "ProgressView", "init"] { XCTAssertTrue(found.usesInCode(name), name) }
+    }
+}
