@@ -46,14 +46,16 @@ let package = Package(
             name: "AuditRules",
             dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
+        // Running a program (git) and collecting its output, without Foundation's polling.
+        .target(name: "ChildProcess"),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditFix", "SwiftSyntaxQueries", "TreeSitter"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditFix", "SwiftSyntaxQueries", "TreeSitter", "ChildProcess"]),
         // Applying edits, unified diffs, atomic writes: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
         .target(name: "AuditConfig", dependencies: ["AuditModel", "AuditRules", .product(name: "Yams", package: "Yams")]),
         // Fingerprints, baseline files, and what changed since a git ref: which findings are new.
-        .target(name: "AuditBaseline", dependencies: ["AuditModel"]),
+        .target(name: "AuditBaseline", dependencies: ["AuditModel", "ChildProcess"]),
         // Turning findings into text and JSON reports.
         .target(name: "AuditReport", dependencies: ["AuditModel"]),
         // The command line: argument parsing, exit codes, output streams. Runs in-process from tests.
@@ -73,7 +75,7 @@ let package = Package(
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
-        .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter"]),
+        .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]

@@ -1,4 +1,5 @@
 import AuditModel
+import ChildProcess
 import Foundation
 
 /// Why the diff base cannot be used.
@@ -87,28 +88,10 @@ public enum Git {
     @discardableResult
     public static func run(_ arguments: [String], in folder: String) throws -> String {
         guard let git = executable else { throw GitChangesError(problem: "git is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: git)
-        process.arguments = ["-C", folder] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read both pipes before waiting: a full pipe would block git forever.
-        var outputData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            outputData = output.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        let outcome = try ChildProcess.run(git, ["-C", folder] + arguments)
+        guard outcome.status == 0 else {
+            throw GitChangesError(problem: String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw GitChangesError(problem: String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        return String(decoding: outputData, as: UTF8.self)
+        return String(decoding: outcome.output, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import AuditModel
+import ChildProcess
 import Foundation
 
 /// A Swift file to scan: where it is, and the path reports show for it.
@@ -169,17 +170,9 @@ enum GitIgnored {
 
     private static func run(_ arguments: [String]) -> [UInt8]? {
         let candidates = ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"]
-        guard let git = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: git)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let git = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+              let outcome = try? ChildProcess.run(git, arguments) else { return nil }
         // Outside a work tree git exits non-zero: nothing is ignored then.
-        return process.terminationStatus == 0 ? Array(data) : nil
+        return outcome.status == 0 ? outcome.output : nil
     }
 }
