@@ -121,8 +121,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 }
                 return true
             case "call_expression":
-                guard let call = SwiftCall(node) else { return true }
-                let callee = call.calleeName ?? ""
+                // Most calls are neither a clock nor a display: their arguments need not be taken apart.
+                let callee = SwiftCall.calleeName(of: node) ?? ""
+                guard Self.clockCallees.contains(callee) || displayCalls.contains(callee), let call = SwiftCall(node) else { return true }
                 let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
                 switch callee {
                 case "scheduledTimer", "asyncAfter":
@@ -180,6 +181,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         keepOnlyPlainNames()
     }
+
+    static let clockCallees: Set<String> = ["scheduledTimer", "asyncAfter", "sleep", "onReceive"]
 
     /// The pinned grammar lets some characters Swift does not into a name (`addingHot*els`): such
     /// code is broken, and its names are no evidence (nor can the prefilter's lexer vouch for them).

@@ -131,7 +131,7 @@ public struct RuleEngine: Sendable {
         tree.rootNode.walk(withAncestors: { node, path in
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
-                if let call = SwiftCall(node), let name = call.calleeName, labelComponents.contains(name) {
+                if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {
                     for rule in labelRules where rule.labelStyle?.components.contains(name) == true {
                         if var candidate = LabelStyleCheck(rule: rule, file: file, source: tree.source).check(call) {
                             candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())

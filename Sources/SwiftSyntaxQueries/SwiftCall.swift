@@ -27,7 +27,7 @@ public struct SwiftCall {
             switch part.type {
             case "value_arguments":
                 for argument in part.namedChildren where argument.type == "value_argument" {
-                    let label = argument.child(byField: "name").map { $0.text.trimmingCharacters(in: .whitespaces) }
+                    let label = argument.child(byField: "name").map { Self.trimmed($0.text) }
                     guard let value = argument.child(byField: "value") ?? argument.namedChildren.last else { continue }
                     arguments.append(CallArgument(label: label, value: value, node: argument))
                 }
@@ -51,6 +51,18 @@ public struct SwiftCall {
 
     /// The called name: `Text` for `Text(...)` and for `SwiftUI.Text(...)`.
     public var calleeName: String? { SwiftSyntax.lastName(of: callee) }
+
+    /// The called name of a `call_expression` without taking its arguments apart: for the walks that
+    /// look at every call and keep few (`SwiftCall(node)` succeeds too, when it has arguments).
+    public static func calleeName(of node: Node) -> String? {
+        guard node.type == "call_expression", let callee = node.namedChild(at: 0) else { return nil }
+        return SwiftSyntax.lastName(of: callee)
+    }
+
+    /// Most labels have no blanks around them: Foundation's trimming is only asked when one has.
+    static func trimmed(_ text: String) -> String {
+        text.first?.isWhitespace == true || text.last?.isWhitespace == true ? text.trimmingCharacters(in: .whitespaces) : text
+    }
 }
 
 /// A modifier applied to an expression: `base.name(arguments)`, possibly on the next line.
