@@ -3,16 +3,53 @@
 ///
 /// A second, careful look, taken only at the few files whose signature shows a trigger word (the
 /// signature's lexer cannot tell comments from code without following strings, and strings are where
-/// `//` may hide). It follows Swift's lexical rules for comments (block comments nest) and strings
-/// (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them) and gives up,
-/// answering nil, wherever it could be wrong: a `/` that may start a regular expression literal, a
-/// one-line string that meets a line break, a comment or string still open at the end. Nil means
-/// "every name may be code", so the scan parses the file: a wrong "not in code" is never given.
+/// `//` may hide). Nil where `CodeScanner` gives up: then every name may be code, and the scan parses
+/// the file. A wrong "not in code" is never given.
 public struct CodeWords: Sendable {
     /// Hashes (`NameHash.of`) of the names outside comments and string literals, interpolations included.
     public private(set) var code = Set<UInt64>()
     /// Hashes of the names inside comments (where `loadaudit:` suppressions live).
     public private(set) var comments = Set<UInt64>()
+
+    public init?(bytes: [UInt8]) {
+        var code = Set<UInt64>()
+        var comments = Set<UInt64>()
+        let finished = bytes.withUnsafeBufferPointer { buffer in
+            CodeScanner.scan(buffer) { token in
+                switch token {
+                case .name(let hash, _, _): code.insert(hash)
+                case .commentName(let hash): comments.insert(hash)
+                default: break
+                }
+            }
+        }
+        guard finished else { return nil }
+        self.code = code
+        self.comments = comments
+    }
+
+    /// Whether `word` (one name) is used in code.
+    public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
+}
+
+/// What Swift code is made of, once comments and string literals are set apart: names, brackets and
+/// operators, in order. It follows Swift's lexical rules for comments (block comments nest) and
+/// strings (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them, whose
+/// code is code) and gives up, returning false, wherever it could be wrong: a `/` that may start a
+/// regular expression literal, a one-line string that meets a line break, a comment or string still
+/// open at the end.
+enum CodeScanner {
+    enum Token {
+        /// A name in code (`NameHash.of` hash), where it starts, whether its first letter is a capital.
+        case name(hash: UInt64, start: Int, capitalized: Bool)
+        case commentName(hash: UInt64)
+        /// `{ } ( ) [ ] ; : , . @` in code (not an interpolation's own parentheses).
+        case punctuation(UInt8, at: Int)
+        /// A run of operator characters (`=`, `+=`, `==`, `??`, `->`), and whether it may assign.
+        case operatorRun(assigns: Bool, at: Int)
+        /// A line break outside comments and strings.
+        case lineBreak(at: Int)
+    }
 
     private enum Context {
         /// Code, with the parentheses opened since it started (an interpolation ends at its `)`).
@@ -20,32 +57,35 @@ public struct CodeWords: Sendable {
         case string(multiline: Bool, hashes: Int)
     }
 
-    public init?(bytes: [UInt8]) {
-        let done: Bool = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = Scanner(bytes: buffer)
-            guard scanner.run() else { return false }
-            code = scanner.code
-            comments = scanner.comments
-            return true
+    /// Calls `visit` with each token in order; false when it gave up.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Token) -> Void) -> Bool {
+        // The scanner never outlives this call, and neither does the closure it calls.
+        withoutActuallyEscaping(visit) { visit in
+            var scanner = Scanner(bytes: bytes, visit: visit)
+            return scanner.run()
         }
-        if !done { return nil }
     }
 
-    /// Whether `word` (one name) is used in code.
-    public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
+    /// Operators with `=` that compare rather than assign.
+    static let comparisons: [[UInt8]] = ["==", "!=", "===", "!==", "<=", ">="].map { Array($0.utf8) }
+
+    static let isOperatorByte: [Bool] = (0..<256).map { byte in
+        "=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
+    }
 
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
+        let visit: (Token) -> Void
         var index = 0
         var stack: [Context] = [.code(parentheses: 0)]
-        var code = Set<UInt64>()
-        var comments = Set<UInt64>()
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, visit: @escaping (Token) -> Void) {
+            self.bytes = bytes
+            self.visit = visit
+        }
 
         func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-        /// False where the scanner gives up.
         mutating func run() -> Bool {
             while index < bytes.count {
                 let proceeded: Bool
@@ -61,7 +101,16 @@ public struct CodeWords: Sendable {
         mutating func stepInCode(parentheses: Int) -> Bool {
             let current = bytes[index]
             if Lexer.isNameByte[Int(current)] {
-                code.insert(readName())
+                let start = index
+                let hash = readName()
+                visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
+                return true
+            }
+            if CodeScanner.isOperatorByte[Int(current)] {
+                let start = index
+                while index < bytes.count, CodeScanner.isOperatorByte[Int(bytes[index])] { index += 1 }
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                visit(.operatorRun(assigns: run.contains(UInt8(ascii: "=")) && !CodeScanner.comparisons.contains { $0.elementsEqual(run) }, at: start))
                 return true
             }
             switch current {
@@ -75,29 +124,35 @@ public struct CodeWords: Sendable {
                     if bytes[ahead] == UInt8(ascii: "/") { return false }
                     ahead += 1
                 }
+                visit(.operatorRun(assigns: byte(at: index + 1) == UInt8(ascii: "="), at: index))
                 index += 1
             case UInt8(ascii: "#"):
                 var hashes = 0
                 while byte(at: index + hashes) == UInt8(ascii: "#") { hashes += 1 }
                 let after = byte(at: index + hashes)
                 if after == UInt8(ascii: "/") { return false }  // `#/…/#`, an extended regular expression literal.
-                if after == UInt8(ascii: "\"") {
-                    index += hashes
-                    openString(hashes: hashes)
-                } else {
-                    index += hashes
-                }
+                index += hashes
+                if after == UInt8(ascii: "\"") { openString(hashes: hashes) }
             case UInt8(ascii: "\""):
                 openString(hashes: 0)
             case UInt8(ascii: "("):
                 stack[stack.count - 1] = .code(parentheses: parentheses + 1)
+                visit(.punctuation(current, at: index))
                 index += 1
             case UInt8(ascii: ")"):
                 if parentheses == 0, stack.count > 1 {
                     stack.removeLast()  // The interpolation ends; its string goes on.
                 } else {
                     stack[stack.count - 1] = .code(parentheses: parentheses - 1)
+                    visit(.punctuation(current, at: index))
                 }
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ";"), UInt8(ascii: ":"),
+                 UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "@"):
+                visit(.punctuation(current, at: index))
+                index += 1
+            case 0x0A, 0x0D:
+                visit(.lineBreak(at: index))
                 index += 1
             default:
                 index += 1
@@ -165,7 +220,7 @@ public struct CodeWords: Sendable {
 
         mutating func skipLineComment() -> Bool {
             while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D {
-                if Lexer.isNameByte[Int(bytes[index])] { comments.insert(readName()) } else { index += 1 }
+                if Lexer.isNameByte[Int(bytes[index])] { visit(.commentName(hash: readName())) } else { index += 1 }
             }
             return true
         }
@@ -182,7 +237,7 @@ public struct CodeWords: Sendable {
                     index += 2
                     if depth == 0 { return true }
                 } else if Lexer.isNameByte[Int(bytes[index])] {
-                    comments.insert(readName())
+                    visit(.commentName(hash: readName()))
                 } else {
                     index += 1
                 }

@@ -16,8 +16,12 @@ import TreeSitter
 /// 4. `Text(line)`: C's clock assigns `line` a value that reads `tips`; D mentions `line`.
 ///
 /// The rounds, each from what the earlier ones established:
-/// - C: every file that calls a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive`
-///   with `Timer.publish`): the states clocks assign are then known exactly;
+/// - D: files with a display call that subscript a possible array: every `Text(tips[index])` is then
+///   known, with the names in its brackets;
+/// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
+///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
+///   can matter: an enum case (kind 3), a value that names a possible array (kind 4), or a name in a
+///   known display's brackets (kind 1). The states clocks assign that matter are then known exactly;
 /// - E: files with `enum`, `switch` and a declared case that a clock assigns;
 /// - A: files whose possible string arrays a timed assignment reads;
 /// - D: files with a display call and one of the three shapes above;
@@ -55,26 +59,37 @@ public struct RotationFollower: Sendable {
         case 1:
             // Every kind needs a string array or a text enum: without either, nothing to follow.
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
-            return pending.map(Self.mentionsClock)
+            return pending.map { signature in
+                signature.mentionsAny(displayCalls) && known.arrayHashes.contains(where: signature.subscripts(hash:))
+            }
         case 2:
-            return pending.map { Self.mayHoldTextEnum($0) && known.timedCaseHashes.contains(where: $0.declaresCase(hash:)) }
+            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known) }
         case 3:
+            return pending.map { Self.mayHoldTextEnum($0) && known.timedCaseHashes.contains(where: $0.declaresCase(hash:)) }
+        case 4:
             // The arrays timed assignments read, so that the states they give are known exactly.
             return pending.map { $0.boundArrayNames.mayIntersect(known.timedReads) }
-        case 4:
+        case 5:
             return pending.map { signature in
                 signature.mentionsAny(displayCalls) && (
                     Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes)
                         || signature.mentionsAny(known.statesFromArrays)
                         || Self.accessesAText(signature, known))
             }
-        case 5:
+        case 6:
             let named = known.arrayNamesShown
             guard !named.isEmpty else { return nil }
             return pending.map { $0.boundArrayNames.mayIntersect(named) }
         default:
             return nil
         }
+    }
+
+    /// Whether a clock file's timed assignments may count (see the rounds); nil reach: it may.
+    static func clockMayMatter(_ reach: ClockReach?, _ known: Known) -> Bool {
+        guard let reach else { return true }
+        return reach.assigns && (reach.assignsACase || !reach.assignedFrom.isDisjoint(with: known.arrayHashes)
+            || !reach.names.isDisjoint(with: known.indexNameHashes))
     }
 
     /// The names any file may declare as a string array.
@@ -116,6 +131,8 @@ public struct RotationFollower: Sendable {
         var phaseStates = Set<String>()
         /// Arrays the displays show (`tips[index]`, `tips.randomElement()`): the A files to parse last.
         var arrayNamesShown = Set<UInt64>()
+        /// The names in the brackets of the displays' subscripts (`index` in `tips[index]`).
+        var indexNameHashes = Set<UInt64>()
 
         init(_ facts: [RotationFacts], possibleArrays: Set<UInt64>) {
             var parsedArrays = Set<String>()
@@ -141,7 +158,10 @@ public struct RotationFollower: Sendable {
                 }
                 for display in fact.displays {
                     switch display.shown {
-                    case .element(let array, _), .random(let array, _): arrayNamesShown.insert(NameHash.of(array))
+                    case .element(let array, let names):
+                        arrayNamesShown.insert(NameHash.of(array))
+                        indexNameHashes.formUnion(names.map(NameHash.of))
+                    case .random(let array, _): arrayNamesShown.insert(NameHash.of(array))
                     case .property, .value: break
                     }
                 }
@@ -194,6 +214,13 @@ extension SourceSignature {
         }
         for assignment in facts.timedAssignments {
             if !RotationFollower.mentionsClock(self) { denied.append("timed \(assignment.state): no clock word") }
+            guard let reach = clockReach else { continue }
+            let unreached = ([assignment.state] + assignment.readsNames).filter { !WordSet.parts(of: $0).allSatisfy(reach.names.contains) }
+            if !unreached.isEmpty { denied.append("timed \(assignment.state): \(unreached.joined(separator: ", ")) not in the clock's reach") }
+            let unread = assignment.readsNames.filter { !WordSet.parts(of: $0).allSatisfy(reach.assignedFrom.contains) }
+            if !unread.isEmpty { denied.append("timed \(assignment.state): \(unread.joined(separator: ", ")) not seen on its right side") }
+            if !reach.assigns { denied.append("timed \(assignment.state): no assignment in the clock's reach") }
+            if assignment.assignedCase != nil, !reach.assignsACase { denied.append("timed \(assignment.state): its case assignment not seen") }
         }
         for display in facts.displays {
             switch display.shown {

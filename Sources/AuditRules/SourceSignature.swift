@@ -31,6 +31,8 @@ public struct SourceSignature: Sendable {
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
+    /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
+    public private(set) var clockReach: ClockReach?
 
     public init(bytes: [UInt8]) {
         var lexer = Lexer(byteCount: bytes.count)
@@ -44,7 +46,10 @@ public struct SourceSignature: Sendable {
         firstNULOffset = lexer.nulOffset
         mayDeclareStringArray = lexer.sawStringArray
         byteCount = bytes.count
+        if invalidOrBinary == false, RotationFollower.mentionsClock(self) { clockReach = ClockReach(bytes: bytes) }
     }
+
+    private var invalidOrBinary: Bool { firstInvalidUTF8Offset != nil || firstNULOffset != nil }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
     /// (`loadaudit:`, `@_exported`, `UI.Spinner`) is mentioned when every identifier in it is;
@@ -229,11 +234,16 @@ struct Lexer {
 
     /// Exact lists (hashes), nil once too long to be worth keeping: then "unknown", which answers yes.
     var boundArrayNames: NameList = NameList()
-    /// The names bound by the last few `let`/`var` keywords, each with whether a `/` came after it
-    /// (before the next keyword): a comment there may hold a `let` that is not code, so the name
-    /// before it is kept as a candidate too.
-    private var recentBindings: [(name: UInt64, slashAfter: Bool)] = []
+    /// The names bound by the last few `let`/`var` keywords, each with whether its keyword may be in
+    /// a comment (a `/` before it on its line, or a `/*` not yet closed): then it may not be code, and
+    /// the binding before it is kept as a candidate too.
+    private var recentBindings: [(name: UInt64, mayBeHidden: Bool)] = []
     private var expectingBoundName = false
+    private var keywordMayBeHidden = false
+    private var slashOnLine = false
+    /// `/*` minus `*/` seen so far (strings may fool it upwards, which only keeps more candidates).
+    private var blockCommentDepth = 0
+    private var lastBlockCommentStar = -1
     /// Line breaks seen so far, and the line of the last `let`/`var`.
     private var line = 0
     private var bindingLine = -1
@@ -303,7 +313,7 @@ struct Lexer {
                             // above, one the parser will assume) the name is unsure.
                             if bindingLine == line - linesUp, !recentBindings.isEmpty {
                                 sawStringArray = true
-                                boundArrayNames.add(boundNameCandidates())
+                                if let candidates = boundNameCandidates() { boundArrayNames.add(candidates) } else { boundArrayNames.giveUp() }
                             } else if !Self.assignsAMember(bytes, equals: equals) {
                                 sawStringArray = true
                                 boundArrayNames.giveUp()
@@ -334,7 +344,17 @@ struct Lexer {
                 }
                 if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
                     lastSignificant = index
-                    if byte == UInt8(ascii: "/"), !recentBindings.isEmpty { recentBindings[recentBindings.count - 1].slashAfter = true }
+                    if byte == UInt8(ascii: "/") {
+                        slashOnLine = true
+                        if index + 1 < count, bytes[index + 1] == UInt8(ascii: "*") {
+                            blockCommentDepth += 1
+                            lastBlockCommentStar = index + 1
+                        }
+                    } else if byte == UInt8(ascii: "*"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"), index != lastBlockCommentStar {
+                        blockCommentDepth = max(0, blockCommentDepth - 1)
+                    }
+                } else if byte == 0x0A || byte == 0x0D {
+                    slashOnLine = false
                 }
                 index += 1
             }
@@ -358,10 +378,11 @@ struct Lexer {
         if !escaped, hash == letKeyword || hash == varKeyword {
             expectingBoundName = true
             bindingLine = line
+            keywordMayBeHidden = slashOnLine || blockCommentDepth > 0
         } else if expectingBoundName {
             expectingBoundName = false
             if recentBindings.count == 8 { recentBindings.removeFirst() }
-            recentBindings.append((hash, false))
+            recentBindings.append((hash, keywordMayBeHidden))
         }
         let afterDot = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: ".")
         if !escaped, hash == caseKeyword {
@@ -410,16 +431,17 @@ struct Lexer {
     }
 
     /// The names a string array's declaration may bind: the last binding, and the ones before it
-    /// while a `/` between them might have started a comment holding the later keywords.
-    func boundNameCandidates() -> [UInt64] {
+    /// while the later keyword may be in a comment. Nil when every binding kept may be: the real one
+    /// may be older.
+    func boundNameCandidates() -> [UInt64]? {
         var names: [UInt64] = []
         var index = recentBindings.count - 1
         while index >= 0 {
             names.append(recentBindings[index].name)
+            guard recentBindings[index].mayBeHidden else { return names }
             index -= 1
-            guard index >= 0, recentBindings[index].slashAfter else { break }
         }
-        return names
+        return nil
     }
 
     enum ValuePosition {

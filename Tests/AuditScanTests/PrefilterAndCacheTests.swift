@@ -181,7 +181,7 @@ final class PrefilterAndCacheTests: XCTestCase {
                     func start() async throws {
                         while true {
                             try await Task.sleep(for: .seconds(2))
-                            \(state) = Copy.\(array)[Int.random(in: 0..<3)]
+                            \(state) = \(random.pick(["Copy.\(array)[Int.random(in: 0..<3)]", "(Copy.\(array))[step % 2]"]))
                         }
                     }
                 }
@@ -325,6 +325,19 @@ final class PrefilterAndCacheTests: XCTestCase {
         for text in bound {
             XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, [tips], text)
         }
+        // A keyword that may sit in a comment keeps the binding before it; a slash elsewhere does not.
+        let old = NameHash.of("old"), url = NameHash.of("url")
+        let chains: [(String, Set<UInt64>)] = [
+            ("let url = URL(string: \"https://example.com\")\nlet tips = [\"One\", \"Two\"]", [tips]),
+            ("let tips /* let old */ = [\"One\", \"Two\"]", [old, tips]),
+            ("let tips /* /* */ let old */ = [\"One\", \"Two\"]", [old, tips]),
+            ("let url = 1 // let old = 2\nlet tips = [\"One\", \"Two\"]", [tips]),
+            ("let url = 1; let tips = 2 // let old = [\"One\", \"Two\"]", [old, tips]),
+        ]
+        for (text, expected) in chains {
+            XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, expected, text)
+        }
+        _ = url
         let unknown = [
             "let tips: [String]\n    = [\"One\", \"Two\"]", "let tips = // the tips\n    [\"One\", \"Two\"]",
             "let tips = /* the tips */ [\"One\", \"Two\"]", "tips = [\"One\", \"Two\"]",

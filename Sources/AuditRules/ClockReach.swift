@@ -1,0 +1,279 @@
+/// What the code a clock runs may do, seen without parsing: the names in it, and whether it may
+/// assign (an enum case, in particular). Most files that call a clock (`asyncAfter`, `sleep`) only
+/// call functions or toggle flags there; `RotationFollower` parses a clock file only when this shows
+/// something a rotating message needs (see there).
+///
+/// "The code a clock runs" is taken wide, so that it always holds what `RotationFacts` calls a clock
+/// body: for `scheduledTimer`, `asyncAfter` and `onReceive`, the whole call (its arguments and trailing
+/// closures); for `sleep`, the outermost block around it that is not a type's body (the function, or
+/// the closure stored in a property), from the start of the line that opens it, or the whole file when
+/// there is no such block. Nil when `CodeScanner` gives up or the brackets do not match: then
+/// anything may run on a clock, and the file is parsed.
+public struct ClockReach: Sendable, Equatable {
+    /// Hashes (`NameHash.of`) of the names in clock-driven code.
+    public let names: Set<UInt64>
+    /// The names on the right of its assignments (what a timed assignment may read), up to where the
+    /// statement may end: a `;`, the bracket around it closing, or a line break after which nothing
+    /// continues the expression (a line that starts with `.`, an operator, a bracket, `:`, `,`, `as` or
+    /// `is`, or follows one that ends with an operator, `.`, `:` or `,`, continues it).
+    public let assignedFrom: Set<UInt64>
+    /// Whether an assignment (`=`, `+=`, any operator with `=` that does not compare) is there.
+    public let assigns: Bool
+    /// Whether one of them may assign an enum case: the value starts with `.` or a capitalized name
+    /// (`= .next`, `= Phase.done`), as `RotationFacts.caseName` requires.
+    public let assignsACase: Bool
+
+    static let clockCalls: Set<UInt64> = Set(["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of))
+    static let sleep = NameHash.of("sleep")
+    static let asKeyword = NameHash.of("as")
+    static let isKeyword = NameHash.of("is")
+    static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(NameHash.of))
+    static let memberKeywords: Set<UInt64> = Set(
+        ["func", "var", "let", "init", "subscript", "deinit", "get", "set", "willSet", "didSet", "case", "in"].map(NameHash.of))
+    static let modifiers: Set<UInt64> = Set(
+        ["public", "private", "fileprivate", "internal", "open", "package", "final", "indirect", "nonisolated", "distributed"]
+            .map(NameHash.of))
+
+    public init?(bytes: [UInt8]) {
+        guard let reach = bytes.withUnsafeBufferPointer({ Builder.build($0) }) else { return nil }
+        self = reach
+    }
+
+    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, assignsACase: Bool) {
+        self.names = names
+        self.assignedFrom = assignedFrom
+        self.assigns = assigns
+        self.assignsACase = assignsACase
+    }
+
+    /// A token of a block's header, kept to tell a type's body from the rest.
+    private enum HeaderToken: Equatable {
+        case name(UInt64)
+        case punctuation(UInt8)
+        case assigning
+        case other
+    }
+
+    private struct Builder {
+        struct Open {
+            let bracket: UInt8
+            let headerStart: Int
+            let isTypeBody: Bool
+            /// Where the clock call this bracket belongs to starts, when it is one's argument list or closure.
+            let clockStart: Int?
+        }
+
+        /// After a clock call's name or one of its groups: what may still belong to the call.
+        enum ClockState {
+            case none
+            /// The name was read: `(` or `{` opens the call.
+            case named(start: Int)
+            /// A group closed: a trailing closure (`{`, or `label: {`) may follow.
+            case afterGroup(start: Int)
+            case afterLabel(start: Int)
+            case afterColon(start: Int)
+        }
+
+        var stack: [Open] = []
+        var header: [HeaderToken] = []
+        var headerStart: Int?
+        var names: [(hash: UInt64, at: Int)] = []
+        var assignments: [(at: Int, caseLike: Bool)] = []
+        var pendingAssignment: Int?
+        /// The bracket depths of the assignments whose right side is still being read.
+        var openRightSides: [Int] = []
+        var namesOnRightSides: [(hash: UInt64, at: Int)] = []
+        /// A line break at this depth may have ended the right sides there: the next token tells.
+        var lineBreakAtDepth: Int?
+        var previous: CodeScanner.Token?
+        var regions: [Range<Int>] = []
+        /// Open blocks whose whole text is clock-driven (`sleep` in them), by stack depth.
+        var sleepBlocks = Set<Int>()
+        var sleepOutsideBlocks = false
+        var clock = ClockState.none
+        var broken = false
+
+        static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockReach? {
+            var builder = Builder()
+            let finished = CodeScanner.scan(bytes) { builder.take($0) }
+            guard finished, !builder.broken, builder.stack.isEmpty else { return nil }
+            return builder.reach(fileLength: bytes.count)
+        }
+
+        mutating func take(_ token: CodeScanner.Token) {
+            if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
+            if case .lineBreak = token {
+                header = []
+                headerStart = nil
+                if !openRightSides.isEmpty, let previous, !Self.continuesAfter(previous) { lineBreakAtDepth = stack.count }
+                return
+            }
+            if let depth = lineBreakAtDepth {
+                if !Self.continuesBefore(token) { openRightSides.removeAll { $0 >= depth } }
+                lineBreakAtDepth = nil
+            }
+            previous = token
+            if let assignment = pendingAssignment {
+                switch token {
+                case .name(_, _, let capitalized): assignments.append((assignment, capitalized))
+                case .punctuation(let byte, _): assignments.append((assignment, byte == UInt8(ascii: ".")))
+                default: assignments.append((assignment, false))
+                }
+                pendingAssignment = nil
+            }
+            followClock(token)
+            switch token {
+            case .name(let hash, let start, _):
+                names.append((hash, start))
+                if !openRightSides.isEmpty { namesOnRightSides.append((hash, start)) }
+                noteHeader(.name(hash), at: start)
+                if hash == ClockReach.sleep {
+                    if let outermost = stack.indices.first(where: { stack[$0].bracket == UInt8(ascii: "{") && !stack[$0].isTypeBody }) {
+                        sleepBlocks.insert(outermost)
+                    } else {
+                        sleepOutsideBlocks = true
+                    }
+                }
+                if ClockReach.clockCalls.contains(hash) { clock = .named(start: start) }
+            case .operatorRun(let assigns, let at):
+                noteHeader(assigns ? .assigning : .other, at: at)
+                if assigns {
+                    pendingAssignment = at
+                    openRightSides.append(stack.count)
+                }
+            case .punctuation(let byte, let at):
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+                    open(byte, at: at)
+                case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                    close(byte, at: at)
+                case UInt8(ascii: ";"):
+                    header = []
+                    headerStart = nil
+                    openRightSides.removeAll { $0 >= stack.count }
+                default:
+                    noteHeader(.punctuation(byte), at: at)
+                }
+            case .commentName, .lineBreak:
+                break
+            }
+        }
+
+        mutating func noteHeader(_ token: HeaderToken, at position: Int) {
+            if headerStart == nil { headerStart = position }
+            header.append(token)
+        }
+
+        /// Whether an expression goes on past a line break that follows `token` (`x =`, `a +`, `b.`).
+        static func continuesAfter(_ token: CodeScanner.Token) -> Bool {
+            switch token {
+            case .operatorRun: return true
+            case .punctuation(let byte, _): return [UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ":")].contains(byte)
+            default: return false
+            }
+        }
+
+        /// Whether a line that starts with `token` may continue the expression of the line before.
+        static func continuesBefore(_ token: CodeScanner.Token) -> Bool {
+            switch token {
+            case .operatorRun, .punctuation: return true
+            case .name(let hash, _, _): return hash == ClockReach.asKeyword || hash == ClockReach.isKeyword
+            default: return false
+            }
+        }
+
+        /// Keeps track of a clock call's extent: its name, `(…)`, then trailing closures.
+        mutating func followClock(_ token: CodeScanner.Token) {
+            switch (clock, token) {
+            case (.named, .punctuation(let byte, _)) where byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"):
+                break  // `open` marks the group as the call's.
+            case (.afterGroup, .punctuation(let byte, _)) where byte == UInt8(ascii: "{"):
+                break
+            case (.afterColon, .punctuation(let byte, _)) where byte == UInt8(ascii: "{"):
+                break
+            case (.afterGroup(let start), .name):
+                clock = .afterLabel(start: start)
+            case (.afterLabel(let start), .punctuation(let byte, _)) where byte == UInt8(ascii: ":"):
+                clock = .afterColon(start: start)
+            case (.named(let start), .name(let hash, let nameStart, _)) where ClockReach.clockCalls.contains(hash):
+                _ = start
+                clock = .named(start: nameStart)
+            default:
+                if case .name(let hash, let start, _) = token, ClockReach.clockCalls.contains(hash) {
+                    clock = .named(start: start)
+                } else {
+                    clock = .none
+                }
+            }
+        }
+
+        mutating func open(_ bracket: UInt8, at position: Int) {
+            var clockStart: Int?
+            switch clock {
+            case .named(let start) where bracket != UInt8(ascii: "["): clockStart = start
+            case .afterGroup(let start) where bracket == UInt8(ascii: "{"): clockStart = start
+            case .afterColon(let start) where bracket == UInt8(ascii: "{"): clockStart = start
+            default: break
+            }
+            clock = .none
+            let isTypeBody = bracket == UInt8(ascii: "{") && Self.isTypeHeader(header)
+            stack.append(Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart))
+            header = []
+            headerStart = nil
+        }
+
+        mutating func close(_ bracket: UInt8, at position: Int) {
+            guard let last = stack.popLast() else {
+                broken = true
+                return
+            }
+            let expected: UInt8 = last.bracket == UInt8(ascii: "{") ? UInt8(ascii: "}") : last.bracket == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
+            if expected != bracket { broken = true }
+            openRightSides.removeAll { $0 > stack.count }
+            if sleepBlocks.remove(stack.count) != nil { regions.append(last.headerStart..<(position + 1)) }
+            if let start = last.clockStart {
+                regions.append(start..<(position + 1))
+                clock = .afterGroup(start: start)
+            }
+            header = []
+            headerStart = nil
+        }
+
+        /// `public final class Model: Base {`, `extension Foo where T: P {`: a header that declares a
+        /// type (after attributes and modifiers) and no member (`class func`, `class var`).
+        static func isTypeHeader(_ header: [HeaderToken]) -> Bool {
+            var index = 0
+            while index < header.count {
+                switch header[index] {
+                case .punctuation(let byte) where byte == UInt8(ascii: "@"):
+                    index += 2  // `@MainActor`; an attribute's arguments are a closed group, not in the header.
+                case .name(let hash) where ClockReach.modifiers.contains(hash):
+                    index += 1
+                default:
+                    guard case .name(let keyword) = header[index], ClockReach.typeKeywords.contains(keyword),
+                          index + 1 < header.count, case .name = header[index + 1] else { return false }
+                    return !header.contains { token in
+                        switch token {
+                        case .name(let hash): return ClockReach.memberKeywords.contains(hash)
+                        case .assigning: return true
+                        default: return false
+                        }
+                    }
+                }
+            }
+            return false
+        }
+
+        func reach(fileLength: Int) -> ClockReach {
+            let spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions.sorted { $0.lowerBound < $1.lowerBound }
+            func inside(_ position: Int) -> Bool { spans.contains { $0.contains(position) } }
+            var reached = Set<UInt64>()
+            for name in names where inside(name.at) { reached.insert(name.hash) }
+            var assignedFrom = Set<UInt64>()
+            for name in namesOnRightSides where inside(name.at) { assignedFrom.insert(name.hash) }
+            let assignmentsInside = assignments.filter { inside($0.at) }
+            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: !assignmentsInside.isEmpty,
+                              assignsACase: assignmentsInside.contains { $0.caseLike })
+        }
+    }
+}

@@ -1,0 +1,152 @@
+@testable import AuditRules
+import XCTest
+
+/// `ClockReach` lets the prefilter skip a clock file: it must hold every name of every assignment a
+/// clock runs (the parser's view is checked against it by `SourceSignature.denials` everywhere); these
+/// tests pin down how wide it reaches.
+final class ClockReachTests: XCTestCase {
+    private func reach(_ text: String) throws -> ClockReach { try XCTUnwrap(ClockReach(bytes: Array(text.utf8)), text) }
+    private func has(_ reach: ClockReach, _ name: String) -> Bool { reach.names.contains(NameHash.of(name)) }
+
+    func testAsyncAfterReachesItsArgumentsAndTrailingClosuresOnly() throws {
+        let text = """
+            final class TipsModel: ObservableObject {
+                @Published var index = 0
+                let title = Strings.header
+                func start() {
+                    DispatchQueue.main.asyncAfter(deadline: .now() + delay) {
+                        self.index = (self.index + 1) % tips.count
+                    }
+                    label = other
+                }
+            }
+            """
+        let found = try reach(text)
+        for name in ["asyncAfter", "deadline", "delay", "index", "tips", "count"] { XCTAssertTrue(has(found, name), name) }
+        for name in ["title", "Strings", "header", "label", "other", "start"] { XCTAssertFalse(has(found, name), name) }
+        XCTAssertTrue(found.assigns)
+        XCTAssertFalse(found.assignsACase)
+    }
+
+    func testLabelledTrailingClosuresAndTimersArePartOfTheCall() throws {
+        let text = """
+            let timer = Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                tick()
+            } onCancel: {
+                phase = .idle
+            }
+            var untouched = Phase.done
+            """
+        let found = try reach(text)
+        XCTAssertTrue(has(found, "phase"))
+        XCTAssertTrue(has(found, "idle"))
+        XCTAssertTrue(found.assignsACase)
+        XCTAssertFalse(has(found, "untouched"))
+    }
+
+    func testSleepReachesTheWholeMemberAroundIt() throws {
+        let text = """
+            @MainActor
+            public final class Rotator {
+                var line = ""
+                func run() async {
+                    var step = 0
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(2))
+                        line = messages[step % messages.count]
+                        step += 1
+                    }
+                }
+                func unrelated() { other = Phase.done }
+            }
+            """
+        let found = try reach(text)
+        for name in ["step", "line", "messages", "count", "Task", "isCancelled"] { XCTAssertTrue(has(found, name), name) }
+        XCTAssertFalse(has(found, "other"))
+        XCTAssertFalse(found.assignsACase, "the case assignment is in another member")
+    }
+
+    func testSleepInAnInnerBlockReachesTheLoopAroundIt() throws {
+        // `RotationFacts` takes the loop around the sleep, not the `if` it sits in.
+        let text = """
+            struct Poller {
+                func run() async {
+                    while true {
+                        if ready { try? await Task.sleep(for: .seconds(1)) }
+                        line = messages[step]
+                    }
+                }
+            }
+            """
+        let found = try reach(text)
+        for name in ["line", "messages", "step"] { XCTAssertTrue(has(found, name), name) }
+    }
+
+    func testSleepInAClosureStoredInAPropertyReachesThatClosure() throws {
+        let text = """
+            struct Ticker {
+                let task = Task {
+                    while true { try await Task.sleep(nanoseconds: 1); current = .next }
+                }
+                func other() { elsewhere = 1 }
+            }
+            """
+        let found = try reach(text)
+        XCTAssertTrue(has(found, "current"))
+        XCTAssertTrue(found.assignsACase)
+        XCTAssertFalse(has(found, "elsewhere"))
+    }
+
+    func testSleepOutsideAnyMemberReachesTheWholeFile() throws {
+        // Top-level code (a script's main.swift), and a `sleep` method declared in a type's body.
+        for text in ["sleep(1)\nlast = .one", "class Clock {\n  func sleep() {}\n}\nlast = .one"] {
+            let found = try reach(text)
+            XCTAssertTrue(has(found, "last"), text)
+            XCTAssertTrue(found.assignsACase, text)
+        }
+    }
+
+    func testClassMembersAreNotTypeBodies() throws {
+        // `class func` declares a member: the sleep's block is that function, not the type around it.
+        let text = "enum Runner {\n  class func go() { sleep(1); inside = 1 }\n}\nfunc after() { outside = 2 }"
+        let found = try reach(text)
+        XCTAssertTrue(has(found, "inside"))
+        XCTAssertFalse(has(found, "outside"))
+    }
+
+    func testTheRightSideOfAnAssignmentEndsWithItsStatement() throws {
+        let text = """
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) {
+                self.line = tips[index]
+                    .uppercased() ?? fallback
+                self.count = first +
+                    second; unrelated(third)
+                self.other = candidates
+                    // a comment line between does not end the statement
+                    .first { $0.isEmpty }
+                    as String
+                self.done = true
+                finish(fourth)
+            }
+            """
+        let found = try reach(text)
+        for name in ["tips", "index", "uppercased", "fallback", "first", "second", "candidates", "isEmpty", "String", "true"] {
+            XCTAssertTrue(found.assignedFrom.contains(NameHash.of(name)), name)
+        }
+        for name in ["line", "count", "unrelated", "third", "done", "finish", "fourth", "deadline"] {
+            XCTAssertFalse(found.assignedFrom.contains(NameHash.of(name)), name)
+        }
+    }
+
+    func testComparisonsAreNotAssignments() throws {
+        let found = try reach("DispatchQueue.main.asyncAfter(deadline: t) { if a == .b, c != d, e <= f, g >= h { run() } }")
+        XCTAssertFalse(found.assigns)
+        XCTAssertTrue(try reach("DispatchQueue.main.asyncAfter(deadline: t) { count += 1 }").assigns)
+    }
+
+    func testItGivesUpOnBracketsThatDoNotMatch() {
+        XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8)))
+        XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x] }".utf8)))
+        XCTAssertNil(ClockReach(bytes: Array("let r = /a/ ; asyncAfter(x) { a = /b/ }".utf8)))
+    }
+}
