@@ -19,9 +19,18 @@ public struct ClockReach: Sendable, Equatable {
     public let assignedFrom: Set<UInt64>
     /// Whether an assignment (`=`, `+=`, any operator with `=` that does not compare) is there.
     public let assigns: Bool
-    /// Whether one of them may assign an enum case: the value starts with `.` or a capitalized name
-    /// (`= .next`, `= Phase.done`), as `RotationFacts.caseName` requires.
-    public let assignsACase: Bool
+    /// The assignments there that may pick an enum case (`phase = .next`, `phase = Phase.done`, the
+    /// shapes `RotationFacts.caseName` reads): the state and the case, each nil where it could be any.
+    public let caseAssignments: [CaseAssignment]
+
+    public struct CaseAssignment: Sendable, Hashable {
+        /// The name just before the `=` (`phase` in `self.phase =`), nil when that is no name.
+        public let state: UInt64?
+        /// The case's name (`next`), nil when the value's shape left it open.
+        public let caseName: UInt64?
+    }
+
+    public var assignsACase: Bool { !caseAssignments.isEmpty }
 
     static let clockCalls: Set<UInt64> = Set(["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of))
     static let sleep = NameHash.of("sleep")
@@ -39,11 +48,11 @@ public struct ClockReach: Sendable, Equatable {
         self = reach
     }
 
-    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, assignsACase: Bool) {
+    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, caseAssignments: [CaseAssignment]) {
         self.names = names
         self.assignedFrom = assignedFrom
         self.assigns = assigns
-        self.assignsACase = assignsACase
+        self.caseAssignments = caseAssignments
     }
 
     /// A token of a block's header, kept to tell a type's body from the rest.
@@ -78,8 +87,16 @@ public struct ClockReach: Sendable, Equatable {
         var header: [HeaderToken] = []
         var headerStart: Int?
         var names: [(hash: UInt64, at: Int)] = []
-        var assignments: [(at: Int, caseLike: Bool)] = []
-        var pendingAssignment: Int?
+        var assignments: [Int] = []
+        var caseAssignments: [(at: Int, assignment: CaseAssignment)] = []
+        /// Reading the value of the assignment at `at` for a case: `.name` or `Capitalized.name`.
+        enum CaseValue {
+            case start
+            case afterDot
+            case afterType
+            case afterTypeDot
+        }
+        var caseValue: (at: Int, state: UInt64?, step: CaseValue)?
         /// The bracket depths of the assignments whose right side is still being read.
         var openRightSides: [Int] = []
         var namesOnRightSides: [(hash: UInt64, at: Int)] = []
@@ -112,15 +129,9 @@ public struct ClockReach: Sendable, Equatable {
                 if !Self.continuesBefore(token) { openRightSides.removeAll { $0 >= depth } }
                 lineBreakAtDepth = nil
             }
+            let before = previous
             previous = token
-            if let assignment = pendingAssignment {
-                switch token {
-                case .name(_, _, let capitalized): assignments.append((assignment, capitalized))
-                case .punctuation(let byte, _): assignments.append((assignment, byte == UInt8(ascii: ".")))
-                default: assignments.append((assignment, false))
-                }
-                pendingAssignment = nil
-            }
+            readCase(token)
             followClock(token)
             switch token {
             case .name(let hash, let start, _):
@@ -138,7 +149,10 @@ public struct ClockReach: Sendable, Equatable {
             case .operatorRun(let assigns, let at):
                 noteHeader(assigns ? .assigning : .other, at: at)
                 if assigns {
-                    pendingAssignment = at
+                    assignments.append(at)
+                    var state: UInt64?
+                    if case .name(let hash, _, _)? = before { state = hash }
+                    caseValue = (at, state, .start)
                     openRightSides.append(stack.count)
                 }
             case .punctuation(let byte, let at):
@@ -154,7 +168,7 @@ public struct ClockReach: Sendable, Equatable {
                 default:
                     noteHeader(.punctuation(byte), at: at)
                 }
-            case .commentName, .lineBreak:
+            case .commentName, .lineBreak, .stringStart:
                 break
             }
         }
@@ -162,6 +176,27 @@ public struct ClockReach: Sendable, Equatable {
         mutating func noteHeader(_ token: HeaderToken, at position: Int) {
             if headerStart == nil { headerStart = position }
             header.append(token)
+        }
+
+        /// Follows an assignment's value for the case it may pick; anything off the two shapes is no case.
+        mutating func readCase(_ token: CodeScanner.Token) {
+            guard let (at, state, step) = caseValue else { return }
+            caseValue = nil
+            func found(_ name: UInt64?) { caseAssignments.append((at, CaseAssignment(state: state, caseName: name))) }
+            switch (step, token) {
+            case (.start, .punctuation(let byte, _)) where byte == UInt8(ascii: "."):
+                caseValue = (at, state, .afterDot)
+            case (.start, .name(_, _, true)):
+                caseValue = (at, state, .afterType)
+            case (.afterType, .punctuation(let byte, _)) where byte == UInt8(ascii: "."):
+                caseValue = (at, state, .afterTypeDot)
+            case (.afterDot, .name(let hash, _, _)), (.afterTypeDot, .name(let hash, _, _)):
+                found(hash)
+            case (.afterDot, _), (.afterTypeDot, _):
+                found(nil)  // `= .`, then something the lexer cannot name: any case.
+            default:
+                break
+            }
         }
 
         /// Whether an expression goes on past a line break that follows `token` (`x =`, `a +`, `b.`).
@@ -271,9 +306,8 @@ public struct ClockReach: Sendable, Equatable {
             for name in names where inside(name.at) { reached.insert(name.hash) }
             var assignedFrom = Set<UInt64>()
             for name in namesOnRightSides where inside(name.at) { assignedFrom.insert(name.hash) }
-            let assignmentsInside = assignments.filter { inside($0.at) }
-            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: !assignmentsInside.isEmpty,
-                              assignsACase: assignmentsInside.contains { $0.caseLike })
+            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains(where: inside),
+                              caseAssignments: caseAssignments.filter { inside($0.at) }.map(\.assignment))
         }
     }
 }

@@ -49,6 +49,8 @@ enum CodeScanner {
         case operatorRun(assigns: Bool, at: Int)
         /// A line break outside comments and strings.
         case lineBreak(at: Int)
+        /// A string literal starts (its text and interpolations follow, the latter as tokens).
+        case stringStart(at: Int)
     }
 
     private enum Context {
@@ -162,6 +164,7 @@ enum CodeScanner {
 
         /// At a `"`: a `"""` block or a one-line string.
         mutating func openString(hashes: Int) {
+            visit(.stringStart(at: index))
             if byte(at: index + 1) == UInt8(ascii: "\""), byte(at: index + 2) == UInt8(ascii: "\"") {
                 index += 3
                 stack.append(.string(multiline: true, hashes: hashes))

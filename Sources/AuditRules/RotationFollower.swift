@@ -20,9 +20,12 @@ import TreeSitter
 ///   known, with the names in its brackets;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
 ///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
-///   can matter: an enum case (kind 3), a value that names a possible array (kind 4), or a name in a
-///   known display's brackets (kind 1). The states clocks assign that matter are then known exactly;
-/// - E: files with `enum`, `switch` and a declared case that a clock assigns;
+///   can matter: a value that names a possible array (kind 4), a name in a known display's brackets
+///   (kind 1), or an enum case some file may show (kind 3: an enum file may declare the case and a
+///   text property (`TextPropertyNames`), and a display file may read that property of the state).
+///   The states clocks assign that matter are then known exactly;
+/// - E: files with `enum`, `switch`, a declared case that a clock assigns to a state, and a possible
+///   text property that a display file may read of that state;
 /// - A: files whose possible string arrays a timed assignment reads;
 /// - D: files with a display call and one of the three shapes above;
 /// - A: files whose possible string arrays a known display names.
@@ -63,9 +66,16 @@ public struct RotationFollower: Sendable {
                 signature.mentionsAny(displayCalls) && known.arrayHashes.contains(where: signature.subscripts(hash:))
             }
         case 2:
-            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known) }
+            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls)
+            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
         case 3:
-            return pending.map { Self.mayHoldTextEnum($0) && known.timedCaseHashes.contains(where: $0.declaresCase(hash:)) }
+            // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
+            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls)
+            return pending.map { signature in
+                Self.mayHoldTextEnum(signature) && known.timedCases.contains { state, name in
+                    signature.declaresCase(hash: name) && caseTexts.mayShow(state: state, anyOf: signature.textPropertyNames?.names)
+                }
+            }
         case 4:
             // The arrays timed assignments read, so that the states they give are known exactly.
             return pending.map { $0.boundArrayNames.mayIntersect(known.timedReads) }
@@ -86,10 +96,68 @@ public struct RotationFollower: Sendable {
     }
 
     /// Whether a clock file's timed assignments may count (see the rounds); nil reach: it may.
-    static func clockMayMatter(_ reach: ClockReach?, _ known: Known) -> Bool {
+    static func clockMayMatter(_ reach: ClockReach?, _ known: Known, _ caseTexts: inout CaseTexts) -> Bool {
         guard let reach else { return true }
-        return reach.assigns && (reach.assignsACase || !reach.assignedFrom.isDisjoint(with: known.arrayHashes)
-            || !reach.names.isDisjoint(with: known.indexNameHashes))
+        guard reach.assigns else { return false }
+        return !reach.assignedFrom.isDisjoint(with: known.arrayHashes) || !reach.names.isDisjoint(with: known.indexNameHashes)
+            || reach.caseAssignments.contains { caseTexts.mayShow($0) }
+    }
+
+    /// Whether `phase = .k` may end up on screen as `Text(phase.message)` (kind 3): an enum file may
+    /// declare the case `k` and a text property, and a display file may read that property of `phase`.
+    struct CaseTexts {
+        let enumFiles: [SourceSignature]
+        let displayFiles: [SourceSignature]
+        private var answers: [ClockReach.CaseAssignment: Bool] = [:]
+        private var shown: [Pair: Bool] = [:]
+
+        /// A state and one of its properties (nil: any).
+        struct Pair: Hashable {
+            let state: UInt64
+            let property: UInt64?
+        }
+
+        init(all: [SourceSignature], displayCalls: WordSet) {
+            enumFiles = all.filter(RotationFollower.mayHoldTextEnum)
+            displayFiles = all.filter { $0.mentionsAny(displayCalls) }
+        }
+
+        mutating func mayShow(_ assignment: ClockReach.CaseAssignment) -> Bool {
+            if let known = answers[assignment] { return known }
+            let answer = decide(assignment)
+            answers[assignment] = answer
+            return answer
+        }
+
+        private mutating func decide(_ assignment: ClockReach.CaseAssignment) -> Bool {
+            var properties = Set<UInt64>()
+            var anyProperty = false
+            for file in enumFiles where assignment.caseName.map(file.declaresCase(hash:)) ?? true {
+                guard let names = file.textPropertyNames else {
+                    anyProperty = true
+                    break
+                }
+                properties.formUnion(names.names)
+            }
+            guard anyProperty || !properties.isEmpty else { return false }
+            guard let state = assignment.state else { return true }
+            return mayShow(state: state, anyOf: anyProperty ? nil : properties)
+        }
+
+        /// Whether a display file may read one of `properties` (nil: any property) of `state`.
+        mutating func mayShow(state: UInt64, anyOf properties: Set<UInt64>?) -> Bool {
+            guard let properties else { return mayShow(Pair(state: state, property: nil)) }
+            return properties.contains { mayShow(Pair(state: state, property: $0)) }
+        }
+
+        private mutating func mayShow(_ pair: Pair) -> Bool {
+            if let known = shown[pair] { return known }
+            let answer = displayFiles.contains { file in
+                file.mentions(hash: pair.state) && (pair.property.map { file.accesses(hash: $0, of: pair.state) } ?? true)
+            }
+            shown[pair] = answer
+            return answer
+        }
     }
 
     /// The names any file may declare as a string array.
@@ -122,7 +190,8 @@ public struct RotationFollower: Sendable {
         var textPropertyNames = Set<String>()
         var textPropertyCaseHashes = Set<UInt64>()
         var timedStateHashes = Set<UInt64>()
-        var timedCaseHashes = Set<UInt64>()
+        /// The states clocks switch between enum cases, with each case (`phase`, `fetching`).
+        var timedCases: [(state: UInt64, name: UInt64)] = []
         /// The names timed assignments read (`tips` in `line = tips[i]`).
         var timedReads = Set<UInt64>()
         /// States a clock assigns from a parsed string array (kind 4).
@@ -150,7 +219,7 @@ public struct RotationFollower: Sendable {
                 for assignment in fact.timedAssignments {
                     timedStateHashes.insert(NameHash.of(assignment.state))
                     if let assigned = assignment.assignedCase {
-                        timedCaseHashes.insert(NameHash.of(assigned))
+                        timedCases.append((NameHash.of(assignment.state), NameHash.of(assigned)))
                         if textPropertyCases.contains(assigned) { phaseStates.insert(assignment.state) }
                     }
                     timedReads.formUnion(assignment.readsNames.map(NameHash.of))
@@ -210,6 +279,11 @@ extension SourceSignature {
             denied.append("text property \(property.place.name): no enum and switch")
         }
         for property in facts.textProperties {
+            if let names = textPropertyNames, !names.names.contains(NameHash.of(property.place.name)) {
+                denied.append("text property \(property.place.name): not among the possible text properties")
+            }
+        }
+        for property in facts.textProperties {
             for name in property.cases where !declaresCase(hash: NameHash.of(name)) { denied.append("case \(name) not declared") }
         }
         for assignment in facts.timedAssignments {
@@ -220,7 +294,12 @@ extension SourceSignature {
             let unread = assignment.readsNames.filter { !WordSet.parts(of: $0).allSatisfy(reach.assignedFrom.contains) }
             if !unread.isEmpty { denied.append("timed \(assignment.state): \(unread.joined(separator: ", ")) not seen on its right side") }
             if !reach.assigns { denied.append("timed \(assignment.state): no assignment in the clock's reach") }
-            if assignment.assignedCase != nil, !reach.assignsACase { denied.append("timed \(assignment.state): its case assignment not seen") }
+            if let assigned = assignment.assignedCase {
+                let state = NameHash.of(assignment.state), name = NameHash.of(assigned)
+                if !reach.caseAssignments.contains(where: { ($0.state ?? state) == state && ($0.caseName ?? name) == name }) {
+                    denied.append("timed \(assignment.state): its case assignment (\(assigned)) not seen")
+                }
+            }
         }
         for display in facts.displays {
             switch display.shown {

@@ -33,6 +33,8 @@ public struct SourceSignature: Sendable {
     public let boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
     public private(set) var clockReach: ClockReach?
+    /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
+    public private(set) var textPropertyNames: TextPropertyNames?
 
     public init(bytes: [UInt8]) {
         var lexer = Lexer(byteCount: bytes.count)
@@ -47,6 +49,7 @@ public struct SourceSignature: Sendable {
         mayDeclareStringArray = lexer.sawStringArray
         byteCount = bytes.count
         if invalidOrBinary == false, RotationFollower.mentionsClock(self) { clockReach = ClockReach(bytes: bytes) }
+        if invalidOrBinary == false, RotationFollower.mayHoldTextEnum(self) { textPropertyNames = TextPropertyNames(bytes: bytes) }
     }
 
     private var invalidOrBinary: Bool { firstInvalidUTF8Offset != nil || firstNULOffset != nil }
@@ -79,6 +82,7 @@ public struct SourceSignature: Sendable {
 
     /// Whether the file may have `base.member` (blanks, `?` and `!` allowed around the dot).
     public func accesses(_ member: String, of base: String) -> Bool { mayPair(NameHash.of(base), NameHash.of(member)) }
+    public func accesses(hash member: UInt64, of base: UInt64) -> Bool { mayPair(base, member) }
 
     /// The pair, or a pair with either side unknown (a comment in the way, `tips[0].message`).
     private func mayPair(_ first: UInt64, _ second: UInt64) -> Bool {

@@ -138,6 +138,51 @@ final class ClockReachTests: XCTestCase {
         }
     }
 
+    func testCaseAssignmentsKeepTheirStateAndCase() throws {
+        let text = """
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) {
+                self.phase = .fetching
+                model.mode = Mode
+                    .compact
+                items[0] = .other
+                count = Limits.maximum(3)
+                label = .
+                    // the case on the next line
+                    done
+            }
+            """
+        let found = try reach(text)
+        let expected: [ClockReach.CaseAssignment] = [
+            .init(state: NameHash.of("phase"), caseName: NameHash.of("fetching")),
+            .init(state: NameHash.of("mode"), caseName: NameHash.of("compact")),
+            .init(state: nil, caseName: NameHash.of("other")),
+            .init(state: NameHash.of("count"), caseName: NameHash.of("maximum")),
+            .init(state: NameHash.of("label"), caseName: NameHash.of("done")),
+        ]
+        XCTAssertEqual(found.caseAssignments, expected)
+    }
+
+    func testTextPropertyNamesAreTheComputedPropertiesThatSwitchToStrings() throws {
+        let text = #"""
+            enum Phase {
+                case warming, fetching
+                var message: String {
+                    switch self {
+                    case .warming: return "Warming up…"
+                    case .fetching: return "Almost \(there)"
+                    }
+                }
+                var caption:
+                    String { switch self { case .warming: "One"; case .fetching: "Two" } }
+                var code: Int { switch self { case .warming: 1; case .fetching: 2 } }
+                var single: String { "Only one" }
+            }
+            """#
+        let names = try XCTUnwrap(TextPropertyNames(bytes: Array(text.utf8)))
+        XCTAssertEqual(names.names, [NameHash.of("message"), NameHash.of("caption")])
+        XCTAssertNil(TextPropertyNames(bytes: Array("enum E { var message: String { switch self {".utf8)))
+    }
+
     func testComparisonsAreNotAssignments() throws {
         let found = try reach("DispatchQueue.main.asyncAfter(deadline: t) { if a == .b, c != d, e <= f, g >= h { run() } }")
         XCTAssertFalse(found.assigns)
