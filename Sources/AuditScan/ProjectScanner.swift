@@ -59,8 +59,11 @@ public struct ProjectScanner {
     /// syntax errors, with or without the prefilter; without it every file is parsed in the first
     /// round and the rounds only decide relevance, so the two must give the same report.
     public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         let discovered = try discovery.discover(paths)
         let files = discovered.files
+        trace?("found \(files.count) files at \(elapsed())")
         var outcomes = [Outcome?](repeating: nil, count: files.count)
         var done = 0
         let progressLock = NSLock()
@@ -77,6 +80,7 @@ public struct ProjectScanner {
             engine.isRelevantOnSight(signature, source: source) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
         for (index, outcome) in first { outcomes[index] = outcome }
+        trace?("read every file, parsed the relevant ones at \(elapsed())")
         var round = 0
         if var follower = engine.rotationFollower() {
             let signatures = outcomes.map { $0?.signature }
@@ -94,7 +98,7 @@ public struct ProjectScanner {
                 guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: signatures.compactMap { $0 })
                 else { break }
                 round += 1
-                trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant")
+                trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant (at \(elapsed()))")
                 var toParse: [Int] = []
                 for (index, isChosen) in zip(pending, chosen) where isChosen {
                     if case .analyzed(var analyzed)? = outcomes[index], analyzed.parsed {
@@ -133,6 +137,7 @@ public struct ProjectScanner {
             }
         }
         problems.sort { ($0.file.utf8.lexicographicallyPrecedes($1.file.utf8)) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
+        trace?("rounds done at \(elapsed())")
         let result = ScanResult(
             findings: engine.resolve(analyses),
             problems: problems,
@@ -141,6 +146,7 @@ public struct ProjectScanner {
             ruleIds: engine.ruleSet.rules.map(\.id) + (engine.ruleSet.unusedSuppressionSeverity == nil ? [] : [UnusedSuppressionRule.id]),
             absolutePaths: Dictionary(files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
         )
+        trace?("findings resolved at \(elapsed())")
         return (result, scannedFiles)
     }
 
