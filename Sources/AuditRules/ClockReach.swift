@@ -168,7 +168,7 @@ public struct ClockReach: Sendable, Equatable {
                 default:
                     noteHeader(.punctuation(byte), at: at)
                 }
-            case .commentName, .lineBreak, .stringStart:
+            case .commentName, .lineBreak, .stringStart, .stringEnd:
                 break
             }
         }

@@ -43,14 +43,16 @@ enum CodeScanner {
         /// A name in code (`NameHash.of` hash), where it starts, whether its first letter is a capital.
         case name(hash: UInt64, start: Int, capitalized: Bool)
         case commentName(hash: UInt64)
-        /// `{ } ( ) [ ] ; : , . @` in code (not an interpolation's own parentheses).
+        /// `{ } ( ) [ ] ; : , . @` in code (not an interpolation's own parentheses), and `#` before a
+        /// directive or macro (`#if`, `#keyPath`; not a raw string's).
         case punctuation(UInt8, at: Int)
         /// A run of operator characters (`=`, `+=`, `==`, `??`, `->`), and whether it may assign.
         case operatorRun(assigns: Bool, at: Int)
         /// A line break outside comments and strings.
         case lineBreak(at: Int)
-        /// A string literal starts (its text and interpolations follow, the latter as tokens).
+        /// A string literal starts (its text and interpolations follow, the latter as tokens) or ends.
         case stringStart(at: Int)
+        case stringEnd(at: Int)
     }
 
     private enum Context {
@@ -133,8 +135,13 @@ enum CodeScanner {
                 while byte(at: index + hashes) == UInt8(ascii: "#") { hashes += 1 }
                 let after = byte(at: index + hashes)
                 if after == UInt8(ascii: "/") { return false }  // `#/…/#`, an extended regular expression literal.
-                index += hashes
-                if after == UInt8(ascii: "\"") { openString(hashes: hashes) }
+                if after == UInt8(ascii: "\"") {
+                    index += hashes
+                    openString(hashes: hashes)
+                } else {
+                    visit(.punctuation(current, at: index))
+                    index += hashes
+                }
             case UInt8(ascii: "\""):
                 openString(hashes: 0)
             case UInt8(ascii: "("):
@@ -193,6 +200,7 @@ enum CodeScanner {
             case UInt8(ascii: "\""):
                 let quotes = multiline ? 3 : 1
                 if (0..<quotes).allSatisfy({ byte(at: index + $0) == UInt8(ascii: "\"") }), hasHashes(hashes, at: index + quotes) {
+                    visit(.stringEnd(at: index))
                     index += quotes + hashes
                     stack.removeLast()
                 } else {

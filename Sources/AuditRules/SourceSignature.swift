@@ -14,7 +14,7 @@ public struct SourceSignature: Sendable {
     public let firstInvalidUTF8Offset: Int?
     /// Somewhere an array literal starts with two string literals (`["Loading…", "Almost there"`),
     /// or something the lexer cannot rule out as one (an interpolation, a raw or multi-line string).
-    public let mayDeclareStringArray: Bool
+    public private(set) var mayDeclareStringArray: Bool
     public let byteCount: Int
     private let names: WordFilter
     /// Names followed by `[` (blanks, line breaks, `?`, `!` and `)` between): `tips[index]`,
@@ -30,7 +30,7 @@ public struct SourceSignature: Sendable {
     /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
-    public let boundArrayNames: NameList
+    public private(set) var boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
     public private(set) var clockReach: ClockReach?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
@@ -48,6 +48,11 @@ public struct SourceSignature: Sendable {
         firstNULOffset = lexer.nulOffset
         mayDeclareStringArray = lexer.sawStringArray
         byteCount = bytes.count
+        if invalidOrBinary == false, mayDeclareStringArray, boundArrayNames.hashes == nil, let declared = DeclaredStringArrays(bytes: bytes) {
+            // The lexer lost track of an array's name; a careful look at the code may not.
+            mayDeclareStringArray = declared.found
+            boundArrayNames = NameList(declared.names)
+        }
         if invalidOrBinary == false, RotationFollower.mentionsClock(self) { clockReach = ClockReach(bytes: bytes) }
         if invalidOrBinary == false, RotationFollower.mayHoldTextEnum(self) { textPropertyNames = TextPropertyNames(bytes: bytes) }
     }
@@ -160,10 +165,18 @@ public struct WordSet: Sendable {
 public struct NameList: Sendable {
     public private(set) var hashes: Set<UInt64>? = []
 
+    init() {}
+
+    init(_ hashes: Set<UInt64>) {
+        if hashes.count <= Self.limit { self.hashes = hashes } else { self.hashes = nil }
+    }
+
+    static let limit = 4096
+
     mutating func add(_ hash: UInt64) {
         guard hashes != nil else { return }
         hashes!.insert(hash)
-        if hashes!.count > 4096 { hashes = nil }
+        if hashes!.count > Self.limit { hashes = nil }
     }
 
     mutating func add(_ more: [UInt64]) {

@@ -338,11 +338,26 @@ final class PrefilterAndCacheTests: XCTestCase {
             XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, expected, text)
         }
         _ = url
-        let unknown = [
-            "let tips: [String]\n    = [\"One\", \"Two\"]", "let tips = // the tips\n    [\"One\", \"Two\"]",
-            "let tips = /* the tips */ [\"One\", \"Two\"]", "tips = [\"One\", \"Two\"]",
+        // Where the lexer loses track, the careful look at the code (comments and strings set apart) binds.
+        let careful: [(String, Set<UInt64>, Bool)] = [
+            ("let tips: [String]\n    = [\"One\", \"Two\"]", [tips], true),
+            ("let tips = // the tips\n    [\"One\", \"Two\"]", [tips], true),
+            ("let tips = /* the tips */ [\"One\", \"Two\"]", [tips], true),
+            ("let\n    tips =\n    [\"One\", \"Two\"]", [tips], true),
+            ("let first = 1,\n    tips = [\"One\", \"Two\"]", [NameHash.of("first"), tips], true),
+            ("let\n    tips: Set<String>\n    = [\"One\", \"Two\"]", [tips], true),
+            ("let count = 1\ntips = [\"One\", \"Two\"]", [], false),
+            ("func show(tips: [String] = [\"One\", \"Two\"]) {}", [], false),
+            ("let tips: [String]\n    = [\"Say \\(greeting(\"a\", \"b\"))\", \"One\"]\n    + []", [tips], true),
         ]
-        for text in unknown {
+        for (text, names, found) in careful {
+            let signature = SourceSignature(bytes: Array(text.utf8))
+            XCTAssertEqual(signature.boundArrayNames.hashes, names, text)
+            XCTAssertEqual(signature.mayDeclareStringArray, found, text)
+        }
+        // A directive where the value or an element could be: the names stay unknown.
+        for text in ["let tips =\n#if DEBUG\n    [\"One\", \"Two\"]\n#else\n    []\n#endif",
+                     "let tips: [String]\n    = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\"]"] {
             XCTAssertNil(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
         }
         // An array that is no declaration's value neither binds a name nor makes the names unknown.
