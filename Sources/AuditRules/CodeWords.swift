@@ -36,8 +36,9 @@ public struct CodeWords: Sendable {
 /// operators, in order. It follows Swift's lexical rules for comments (block comments nest) and
 /// strings (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them, whose
 /// code is code) and gives up, returning false, wherever it could be wrong: a `/` that may start a
-/// regular expression literal, a one-line string that meets a line break, a comment or string still
-/// open at the end.
+/// regular expression literal, a one-line string that meets a line break, a `"""` with text after it
+/// (opening) or before it (closing), a comment or string still open at the end. Broken code is where
+/// a parser's error recovery may read strings its own way: giving up there keeps the look sound.
 enum CodeScanner {
     enum Token {
         /// A name in code (`NameHash.of` hash), where it starts, whether its first letter is a capital.
@@ -137,13 +138,13 @@ enum CodeScanner {
                 if after == UInt8(ascii: "/") { return false }  // `#/…/#`, an extended regular expression literal.
                 if after == UInt8(ascii: "\"") {
                     index += hashes
-                    openString(hashes: hashes)
+                    return openString(hashes: hashes)
                 } else {
                     visit(.punctuation(current, at: index))
                     index += hashes
                 }
             case UInt8(ascii: "\""):
-                openString(hashes: 0)
+                return openString(hashes: 0)
             case UInt8(ascii: "("):
                 stack[stack.count - 1] = .code(parentheses: parentheses + 1)
                 visit(.punctuation(current, at: index))
@@ -170,15 +171,27 @@ enum CodeScanner {
         }
 
         /// At a `"`: a `"""` block or a one-line string.
-        mutating func openString(hashes: Int) {
+        /// False at a `"""` with more on its line: not Swift, and a parser may read it its own way.
+        mutating func openString(hashes: Int) -> Bool {
             visit(.stringStart(at: index))
             if byte(at: index + 1) == UInt8(ascii: "\""), byte(at: index + 2) == UInt8(ascii: "\"") {
                 index += 3
+                var after = index
+                while let next = byte(at: after), next == 0x20 || next == 0x09 { after += 1 }
+                guard after < bytes.count, bytes[after] == 0x0A || bytes[after] == 0x0D else { return false }
                 stack.append(.string(multiline: true, hashes: hashes))
             } else {
                 index += 1
                 stack.append(.string(multiline: false, hashes: hashes))
             }
+            return true
+        }
+
+        /// Whether only blanks stand between the line's start and `offset` (where a `"""` must close).
+        func startsItsLine(_ offset: Int) -> Bool {
+            var before = offset - 1
+            while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x09 { before -= 1 }
+            return before < 0 || bytes[before] == 0x0A || bytes[before] == 0x0D
         }
 
         mutating func stepInString(multiline: Bool, hashes: Int) -> Bool {
@@ -200,6 +213,8 @@ enum CodeScanner {
             case UInt8(ascii: "\""):
                 let quotes = multiline ? 3 : 1
                 if (0..<quotes).allSatisfy({ byte(at: index + $0) == UInt8(ascii: "\"") }), hasHashes(hashes, at: index + quotes) {
+                    // A block's closing `"""` begins its line; one after other text is not Swift.
+                    if multiline, !startsItsLine(index) { return false }
                     visit(.stringEnd(at: index))
                     index += quotes + hashes
                     stack.removeLast()

@@ -51,6 +51,8 @@ final class CodeWordsTests: XCTestCase {
             "/* never closed ProgressView()",  // a comment open at the end
             "let s = \"\"\"\nProgressView()",  // a block string open at the end
             "let s = \"\\(ProgressView()",  // an interpolation open at the end
+            "let s = \"\"\" text\nProgressView()\n\"\"\"",  // a block string with text after its opening
+            "let s = \"\"\"\n  a\n  b = \"\"\"\nProgressView()",  // a block string closed after text on its line
         ]
         for text in doubtful { XCTAssertNil(words(text), text) }
         // Division alone on its line is no literal.
