@@ -76,7 +76,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
         init() {}
 
-        init(_ signature: SourceSignature, displayCalls: Set<String>) {
+        init(_ signature: SourceSignature, displayCalls: WordSet) {
             stringArrays = signature.mayDeclareStringArray
             textEnums = RotationFollower.mayHoldTextEnum(signature)
             clocks = RotationFollower.mentionsClock(signature)

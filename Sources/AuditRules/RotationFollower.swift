@@ -50,7 +50,10 @@ public struct RotationFollower: Sendable {
     static let onReceive = WordSet(["onReceive"])
     static let timerPublish = WordSet(["Timer.publish"])
 
-    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { signature.mentions("enum") && signature.mentions("switch") }
+    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { signature.mentionsAny(enumWord) && signature.mentionsAny(switchWord) }
+
+    static let enumWord = WordSet(["enum"])
+    static let switchWord = WordSet(["switch"])
 
     /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
     /// given the rotation facts of the relevant files and the signatures of every file; nil when

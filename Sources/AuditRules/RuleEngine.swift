@@ -67,6 +67,8 @@ public struct RuleEngine: Sendable {
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
         triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty))
+        displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
+        displayCallWords = WordSet(displayCalls)
     }
 
     private let rotatingRules: [Rule]
@@ -113,7 +115,9 @@ public struct RuleEngine: Sendable {
         rotatingRules.isEmpty ? nil : RotationFollower(displayCalls: displayCalls)
     }
 
-    private var displayCalls: Set<String> { rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) } }
+    /// The rotating-text rules' display calls (`Text`), as names and hashed, for every file's walk.
+    private let displayCalls: Set<String>
+    private let displayCallWords: WordSet
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -174,7 +178,7 @@ public struct RuleEngine: Sendable {
             suppressions: Suppression.collect(in: tree),
             rotation: rotatingRules.isEmpty ? nil : RotationFacts(
                 tree: tree, file: file, displayCalls: displayCalls,
-                hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCalls) } ?? .everything)
+                hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything)
         )
     }
 
