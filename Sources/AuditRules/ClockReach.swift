@@ -230,9 +230,6 @@ public struct ClockReach: Sendable, Equatable {
                 clock = .afterLabel(start: start)
             case (.afterLabel(let start), .punctuation(let byte, _)) where byte == UInt8(ascii: ":"):
                 clock = .afterColon(start: start)
-            case (.named(let start), .name(let hash, let nameStart, _)) where ClockReach.clockCalls.contains(hash):
-                _ = start
-                clock = .named(start: nameStart)
             default:
                 if case .name(let hash, let start, _) = token, ClockReach.clockCalls.contains(hash) {
                     clock = .named(start: start)
