@@ -16,7 +16,6 @@
 import AuditFix
 import AuditModel
 import AuditRules
-import CTreeSitter
 import Foundation
 import SwiftSyntaxQueries
 import TreeSitter
@@ -37,20 +36,6 @@ private func isValidUTF8(_ bytes: [UInt8]) -> Bool {
         case .error: return false
         }
     }
-}
-
-/// True when tree-sitter does not finish within `seconds` (the known hang, or a new one).
-private func parseTimesOut(_ bytes: [UInt8], seconds: UInt64 = 2) -> Bool {
-    guard let raw = ts_parser_new() else { return false }
-    defer { ts_parser_delete(raw) }
-    guard ts_parser_set_language(raw, tree_sitter_swift()) else { return false }
-    ts_parser_set_timeout_micros(raw, seconds * 1_000_000)
-    let tree = bytes.withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { ts_parser_parse_string(raw, nil, $0.baseAddress, UInt32($0.count)) }
-    }
-    guard let tree else { return true }
-    ts_tree_delete(tree)
-    return false
 }
 
 private func recordHang(_ bytes: [UInt8]) {
@@ -114,11 +99,18 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     if validUTF8, signature.firstNULOffset != bytes.firstIndex(of: 0) { fail("the signature's first NUL differs") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
     guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
-    if parseTimesOut(bytes) {
+    // Two seconds, not the scan's limit: inputs tree-sitter does not finish (the known hang, or a new
+    // one) are set aside quickly so that the run goes on.
+    let tree: Tree
+    do {
+        guard let parsed = try parser?.parse(SourceText(bytes: bytes), timeLimit: 2) else { return 0 }
+        tree = parsed
+    } catch TreeSitterError.timedOut {
         recordHang(bytes)
         return 0
+    } catch {
+        return 0
     }
-    guard let tree = try? parser?.parse(SourceText(bytes: bytes)) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
     // The prefilter may never deny a name or a rotation fact the parser finds.
     let denied = signature.denials(tree: tree, facts: analysis.rotation)

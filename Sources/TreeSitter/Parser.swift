@@ -64,8 +64,10 @@ public final class Parser {
         max(10, 10 * (count >> 20))
     }
 
-    public func parse(_ source: SourceText) throws -> Tree {
-        let seconds = Self.timeLimit(forBytes: source.bytes.count)
+    /// Parses `source`, giving up after `timeLimit` seconds (default: `timeLimit(forBytes:)`) with
+    /// `TreeSitterError.timedOut`.
+    public func parse(_ source: SourceText, timeLimit: Int? = nil) throws -> Tree {
+        let seconds = timeLimit ?? Self.timeLimit(forBytes: source.bytes.count)
         ts_parser_set_timeout_micros(pointer, UInt64(seconds) * 1_000_000)
         let tree = source.bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             buffer.withMemoryRebound(to: CChar.self) { chars in
