@@ -72,9 +72,8 @@ struct Syntax: ParsableCommand {
             output += " \(node.startPosition)"
             if node.childCount == 0, node.isNamed { output += " \(node.text.debugDescription)" }
             output += "\n"
-            let children = node.children
-            for index in children.indices.reversed() {
-                pending.append((children[index], depth + 1, node.fieldName(ofChildAt: index)))
+            for (child, field) in node.childrenWithFields.reversed() {
+                pending.append((child, depth + 1, field))
             }
         }
         terminal.write(output)

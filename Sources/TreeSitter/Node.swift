@@ -61,15 +61,20 @@ public struct Node {
     public var namedChildren: [Node] { collectChildren(namedOnly: true) }
 
     private func collectChildren(namedOnly: Bool) -> [Node] {
-        var cursor = ts_tree_cursor_new(raw)
-        defer { ts_tree_cursor_delete(&cursor) }
-        guard ts_tree_cursor_goto_first_child(&cursor) else { return [] }
         var result: [Node] = []
-        repeat {
+        forEachChild { cursor in
             let node = ts_tree_cursor_current_node(&cursor)
             if !namedOnly || ts_node_is_named(node) { result.append(Node(raw: node, tree: tree)) }
-        } while ts_tree_cursor_goto_next_sibling(&cursor)
+        }
         return result
+    }
+
+    /// Walks the children with one cursor, which also knows the field each hangs under.
+    private func forEachChild(_ body: (inout TSTreeCursor) -> Void) {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        guard ts_tree_cursor_goto_first_child(&cursor) else { return }
+        repeat { body(&cursor) } while ts_tree_cursor_goto_next_sibling(&cursor)
     }
 
     public func child(byField name: String) -> Node? {
@@ -81,30 +86,20 @@ public struct Node {
         }
     }
 
-    /// Every child under the field `name` (`case a, b` has two `name`s), through a cursor.
+    /// Every child under the field `name` (`case a, b` has two `name`s).
     public func children(byField name: String) -> [Node] {
-        var cursor = ts_tree_cursor_new(raw)
-        defer { ts_tree_cursor_delete(&cursor) }
-        var found: [Node] = []
-        guard ts_tree_cursor_goto_first_child(&cursor) else { return found }
-        repeat {
-            if let field = ts_tree_cursor_current_field_name(&cursor), String(cString: field) == name {
-                found.append(Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree))
-            }
-        } while ts_tree_cursor_goto_next_sibling(&cursor)
-        return found
+        childrenWithFields.filter { $0.field == name }.map(\.node)
     }
 
-    /// The field name under which the child at `index` hangs from this node, if any.
-    /// Read through a tree cursor: `ts_node_field_name_for_child` in tree-sitter 0.20.7 counts hidden
-    /// children and so names the wrong child (tree-sitter issue #1642).
-    public func fieldName(ofChildAt index: Int) -> String? {
-        guard index >= 0, index < childCount else { return nil }
-        var cursor = ts_tree_cursor_new(raw)
-        defer { ts_tree_cursor_delete(&cursor) }
-        guard ts_tree_cursor_goto_first_child(&cursor) else { return nil }
-        for _ in 0..<index where !ts_tree_cursor_goto_next_sibling(&cursor) { return nil }
-        return ts_tree_cursor_current_field_name(&cursor).map { String(cString: $0) }
+    /// Every child, with the field name it hangs under, if any. Read through a tree cursor:
+    /// `ts_node_field_name_for_child` in tree-sitter 0.20.7 counts hidden children and so names the
+    /// wrong child (tree-sitter issue #1642).
+    public var childrenWithFields: [(node: Node, field: String?)] {
+        var result: [(node: Node, field: String?)] = []
+        forEachChild { cursor in
+            result.append((Node(raw: ts_tree_cursor_current_node(&cursor), tree: tree), ts_tree_cursor_current_field_name(&cursor).map { String(cString: $0) }))
+        }
+        return result
     }
 
     public var nextSibling: Node? { Node(nullable: ts_node_next_sibling(raw), tree: tree) }

@@ -200,13 +200,14 @@ final class FieldNameTests: XCTestCase {
     func testFieldNamesBelongToTheRightChildren() throws {
         let tree = try Parser().parse("func f() {}\nlet v = 1\n")
         let function = try XCTUnwrap(tree.rootNode.namedChild(at: 0))
-        let fields = (0..<function.childCount).map { index in "\(function.child(at: index)!.type)=\(function.fieldName(ofChildAt: index) ?? "-")" }
+        let fields = function.childrenWithFields.map { "\($0.node.type)=\($0.field ?? "-")" }
         XCTAssertTrue(fields.contains("simple_identifier=name"), "\(fields)")
         XCTAssertTrue(fields.contains("function_body=body"), "\(fields)")
         XCTAssertTrue(fields.contains("func=-"), "\(fields)")
         let property = try XCTUnwrap(tree.rootNode.namedChild(at: 1))
-        let propertyFields = (0..<property.childCount).map { "\(property.child(at: $0)!.type)=\(property.fieldName(ofChildAt: $0) ?? "-")" }
+        let propertyFields = property.childrenWithFields.map { "\($0.node.type)=\($0.field ?? "-")" }
         XCTAssertTrue(propertyFields.contains("integer_literal=value"), "\(propertyFields)")
-        XCTAssertNil(function.fieldName(ofChildAt: 99))
+        XCTAssertEqual(function.childrenWithFields.map(\.node), function.children)
+        XCTAssertEqual(property.children(byField: "value").map(\.type), ["integer_literal"])
     }
 }
