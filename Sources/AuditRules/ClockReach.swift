@@ -63,7 +63,7 @@ public struct ClockReach: Sendable, Equatable {
         case other
     }
 
-    private struct Builder {
+    private struct Builder: CodeTokenVisitor {
         struct Open {
             let bracket: UInt8
             let headerStart: Int
@@ -112,12 +112,16 @@ public struct ClockReach: Sendable, Equatable {
 
         static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockReach? {
             var builder = Builder()
-            let finished = CodeScanner.scan(bytes) { builder.take($0) }
+            let finished = CodeScanner.scan(bytes, &builder)
             guard finished, !builder.broken, builder.stack.isEmpty else { return nil }
             return builder.reach(fileLength: bytes.count)
         }
 
-        mutating func take(_ token: CodeScanner.Token) {
+        // Instance copies: a static costs a `swift_once` check on every token.
+        let clockCalls = ClockReach.clockCalls
+        let sleep = ClockReach.sleep
+
+        mutating func visit(_ token: CodeScanner.Token) {
             if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
             if case .lineBreak = token {
                 header = []
@@ -138,14 +142,14 @@ public struct ClockReach: Sendable, Equatable {
                 names.append((hash, start))
                 if !openRightSides.isEmpty { namesOnRightSides.append((hash, start)) }
                 noteHeader(.name(hash), at: start)
-                if hash == ClockReach.sleep {
+                if hash == sleep {
                     if let outermost = stack.indices.first(where: { stack[$0].bracket == UInt8(ascii: "{") && !stack[$0].isTypeBody }) {
                         sleepBlocks.insert(outermost)
                     } else {
                         sleepOutsideBlocks = true
                     }
                 }
-                if ClockReach.clockCalls.contains(hash) { clock = .named(start: start) }
+                if clockCalls.contains(hash) { clock = .named(start: start) }
             case .operatorRun(let assigns, let at):
                 noteHeader(assigns ? .assigning : .other, at: at)
                 if assigns {
@@ -231,7 +235,7 @@ public struct ClockReach: Sendable, Equatable {
             case (.afterLabel(let start), .punctuation(let byte, _)) where byte == UInt8(ascii: ":"):
                 clock = .afterColon(start: start)
             default:
-                if case .name(let hash, let start, _) = token, ClockReach.clockCalls.contains(hash) {
+                if case .name(let hash, let start, _) = token, clockCalls.contains(hash) {
                     clock = .named(start: start)
                 } else {
                     clock = .none

@@ -32,6 +32,11 @@ public struct CodeWords: Sendable {
     public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
 }
 
+/// Takes the tokens of `CodeScanner`, one at a time.
+protocol CodeTokenVisitor {
+    mutating func visit(_ token: CodeScanner.Token)
+}
+
 /// What Swift code is made of, once comments and string literals are set apart: names, brackets and
 /// operators, in order. It follows Swift's lexical rules for comments (block comments nest) and
 /// strings (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them, whose
@@ -62,13 +67,26 @@ enum CodeScanner {
         case string(multiline: Bool, hashes: Int)
     }
 
-    /// Calls `visit` with each token in order; false when it gave up.
+    /// Hands each token in order to `visitor`; false when it gave up. Generic rather than a closure:
+    /// the careful looks take millions of tokens, and a specialized call costs nothing.
+    static func scan<Visitor: CodeTokenVisitor>(_ bytes: UnsafeBufferPointer<UInt8>, _ visitor: inout Visitor) -> Bool {
+        var scanner = Scanner(bytes: bytes, visitor: visitor)
+        let finished = scanner.run()
+        visitor = scanner.visitor
+        return finished
+    }
+
+    /// The same with a closure, for the looks taken at a few files.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (Token) -> Void) -> Bool {
-        // The scanner never outlives this call, and neither does the closure it calls.
         withoutActuallyEscaping(visit) { visit in
-            var scanner = Scanner(bytes: bytes, visit: visit)
-            return scanner.run()
+            var visitor = ClosureVisitor(body: visit)
+            return scan(bytes, &visitor)
         }
+    }
+
+    private struct ClosureVisitor: CodeTokenVisitor {
+        let body: (Token) -> Void
+        func visit(_ token: Token) { body(token) }
     }
 
     /// Operators with `=` that compare rather than assign.
@@ -78,16 +96,22 @@ enum CodeScanner {
         "=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
     }
 
-    private struct Scanner {
+    private struct Scanner<Visitor: CodeTokenVisitor> {
         let bytes: UnsafeBufferPointer<UInt8>
-        let visit: (Token) -> Void
+        var visitor: Visitor
         var index = 0
         var stack: [Context] = [.code(parentheses: 0)]
+        // Instance copies of the tables: a static costs a `swift_once` check on every byte.
+        let isName = Lexer.isNameByte
+        let isOperator = CodeScanner.isOperatorByte
+        let comparisons = CodeScanner.comparisons
 
-        init(bytes: UnsafeBufferPointer<UInt8>, visit: @escaping (Token) -> Void) {
+        init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
             self.bytes = bytes
-            self.visit = visit
+            self.visitor = visitor
         }
+
+        mutating func visit(_ token: Token) { visitor.visit(token) }
 
         func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
@@ -105,17 +129,17 @@ enum CodeScanner {
 
         mutating func stepInCode(parentheses: Int) -> Bool {
             let current = bytes[index]
-            if Lexer.isNameByte[Int(current)] {
+            if isName[Int(current)] {
                 let start = index
                 let hash = readName()
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
                 return true
             }
-            if CodeScanner.isOperatorByte[Int(current)] {
+            if isOperator[Int(current)] {
                 let start = index
-                while index < bytes.count, CodeScanner.isOperatorByte[Int(bytes[index])] { index += 1 }
+                while index < bytes.count, isOperator[Int(bytes[index])] { index += 1 }
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                visit(.operatorRun(assigns: run.contains(UInt8(ascii: "=")) && !CodeScanner.comparisons.contains { $0.elementsEqual(run) }, at: start))
+                visit(.operatorRun(assigns: run.contains(UInt8(ascii: "=")) && !comparisons.contains { $0.elementsEqual(run) }, at: start))
                 return true
             }
             switch current {
@@ -237,7 +261,7 @@ enum CodeScanner {
 
         mutating func readName() -> UInt64 {
             var hash = WordHash()
-            while index < bytes.count, Lexer.isNameByte[Int(bytes[index])] {
+            while index < bytes.count, isName[Int(bytes[index])] {
                 hash.add(bytes[index])
                 index += 1
             }
@@ -246,7 +270,7 @@ enum CodeScanner {
 
         mutating func skipLineComment() -> Bool {
             while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D {
-                if Lexer.isNameByte[Int(bytes[index])] { visit(.commentName(hash: readName())) } else { index += 1 }
+                if isName[Int(bytes[index])] { visit(.commentName(hash: readName())) } else { index += 1 }
             }
             return true
         }
@@ -262,7 +286,7 @@ enum CodeScanner {
                     depth -= 1
                     index += 2
                     if depth == 0 { return true }
-                } else if Lexer.isNameByte[Int(bytes[index])] {
+                } else if isName[Int(bytes[index])] {
                     visit(.commentName(hash: readName()))
                 } else {
                     index += 1

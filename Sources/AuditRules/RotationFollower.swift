@@ -42,15 +42,19 @@ public struct RotationFollower: Sendable {
 
     /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
     /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
-    static func mentionsClock(_ signature: SourceSignature) -> Bool {
-        signature.mentionsAny(clockCalls) || (signature.mentionsAny(onReceive) && signature.mentionsAny(timerPublish))
+    static func mentionsClock(_ signature: SourceSignature) -> Bool { mentionsClock(signature.names) }
+
+    static func mentionsClock(_ names: WordFilter) -> Bool {
+        names.mayContainAny(clockCalls) || (names.mayContainAny(onReceive) && names.mayContainAny(timerPublish))
     }
 
     static let clockCalls = WordSet(["scheduledTimer", "asyncAfter", "sleep"])
     static let onReceive = WordSet(["onReceive"])
     static let timerPublish = WordSet(["Timer.publish"])
 
-    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { signature.mentionsAny(enumWord) && signature.mentionsAny(switchWord) }
+    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { mayHoldTextEnum(signature.names) }
+
+    static func mayHoldTextEnum(_ names: WordFilter) -> Bool { names.mayContainAny(enumWord) && names.mayContainAny(switchWord) }
 
     static let enumWord = WordSet(["enum"])
     static let switchWord = WordSet(["switch"])

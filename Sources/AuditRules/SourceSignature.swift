@@ -7,16 +7,18 @@
 ///
 /// Identifiers are taken from everything, comments and strings included, and every doubt resolves to
 /// "yes": each filter is a superset of what the parser would find, never a subset.
-public struct SourceSignature: Sendable {
+///
+/// A class: the rounds hand every file's signature around many times, and a copy is then one reference.
+public final class SourceSignature: Sendable {
     /// The first NUL byte, if any (a file with one early on is binary, not Swift).
     public let firstNULOffset: Int?
     /// The first byte that does not start a valid UTF-8 sequence, if any.
     public let firstInvalidUTF8Offset: Int?
     /// Somewhere an array literal starts with two string literals (`["Loading…", "Almost there"`),
     /// or something the lexer cannot rule out as one (an interpolation, a raw or multi-line string).
-    public private(set) var mayDeclareStringArray: Bool
+    public let mayDeclareStringArray: Bool
     public let byteCount: Int
-    private let names: WordFilter
+    let names: WordFilter
     /// Names followed by `[` (blanks, line breaks, `?`, `!` and `)` between): `tips[index]`,
     /// `tips?[0]`, `(tips)[0]`.
     private let subscripted: WordFilter
@@ -30,11 +32,11 @@ public struct SourceSignature: Sendable {
     /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
-    public private(set) var boundArrayNames: NameList
+    public let boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
-    public private(set) var clockReach: ClockReach?
+    public let clockReach: ClockReach?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
-    public private(set) var textPropertyNames: TextPropertyNames?
+    public let textPropertyNames: TextPropertyNames?
 
     public init(bytes: [UInt8]) {
         var lexer = Lexer(byteCount: bytes.count)
@@ -43,21 +45,21 @@ public struct SourceSignature: Sendable {
         subscripted = lexer.subscripted
         caseNames = lexer.caseNames
         pairs = lexer.pairs
-        boundArrayNames = lexer.boundArrayNames
         firstInvalidUTF8Offset = lexer.invalidOffset
         firstNULOffset = lexer.nulOffset
-        mayDeclareStringArray = lexer.sawStringArray
         byteCount = bytes.count
-        if invalidOrBinary == false, mayDeclareStringArray, boundArrayNames.hashes == nil, let declared = DeclaredStringArrays(bytes: bytes) {
+        let text = lexer.invalidOffset == nil && lexer.nulOffset == nil
+        if text, lexer.sawStringArray, lexer.boundArrayNames.hashes == nil, let declared = DeclaredStringArrays(bytes: bytes) {
             // The lexer lost track of an array's name; a careful look at the code may not.
             mayDeclareStringArray = declared.found
             boundArrayNames = NameList(declared.names)
+        } else {
+            mayDeclareStringArray = lexer.sawStringArray
+            boundArrayNames = lexer.boundArrayNames
         }
-        if invalidOrBinary == false, RotationFollower.mentionsClock(self) { clockReach = ClockReach(bytes: bytes) }
-        if invalidOrBinary == false, RotationFollower.mayHoldTextEnum(self) { textPropertyNames = TextPropertyNames(bytes: bytes) }
+        clockReach = text && RotationFollower.mentionsClock(lexer.names) ? ClockReach(bytes: bytes) : nil
+        textPropertyNames = text && RotationFollower.mayHoldTextEnum(lexer.names) ? TextPropertyNames(bytes: bytes) : nil
     }
-
-    private var invalidOrBinary: Bool { firstInvalidUTF8Offset != nil || firstNULOffset != nil }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
     /// (`loadaudit:`, `@_exported`, `UI.Spinner`) is mentioned when every identifier in it is;
@@ -68,9 +70,7 @@ public struct SourceSignature: Sendable {
         words.contains { names.mayContain($0) }
     }
 
-    public func mentionsAny(_ set: WordSet) -> Bool {
-        set.words.contains { names.mayContain(parts: $0) }
-    }
+    public func mentionsAny(_ set: WordSet) -> Bool { names.mayContainAny(set) }
 
     /// Whether the file may subscript one of `words` (`tips[...]`).
     public func subscriptsAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
@@ -132,6 +132,8 @@ struct WordFilter: Sendable {
     func mayContain(_ word: String) -> Bool { mayContain(parts: WordSet.parts(of: word)) }
 
     func mayContain(parts: [UInt64]) -> Bool { !parts.isEmpty && parts.allSatisfy(contains) }
+
+    func mayContainAny(_ set: WordSet) -> Bool { set.words.contains { mayContain(parts: $0) } }
 }
 
 /// Words hashed once, for asking many signatures about them (a trigger list, the clock words).

@@ -15,6 +15,13 @@ public struct TextPropertyNames: Sendable, Equatable {
     static let switchKeyword = NameHash.of("switch")
 
     public init?(bytes: [UInt8]) {
+        var finder = Finder()
+        let finished = bytes.withUnsafeBufferPointer { CodeScanner.scan($0, &finder) }
+        guard finished, !finder.unknown, !finder.unbalanced, finder.frames.isEmpty else { return nil }
+        names = finder.names
+    }
+
+    private struct Finder: CodeTokenVisitor {
         struct Frame {
             let name: UInt64?
             var strings = 0
@@ -27,38 +34,38 @@ public struct TextPropertyNames: Sendable, Equatable {
         var names = Set<UInt64>()
         var unknown = false
         var unbalanced = false
-        let finished = bytes.withUnsafeBufferPointer { buffer in
-            CodeScanner.scan(buffer) { token in
-                if afterVar {
-                    afterVar = false
-                    if case .name(let hash, _, _) = token { lastProperty = .some(hash) } else { lastProperty = .some(nil) }
+        // Instance copies: a static costs a `swift_once` check on every token.
+        let varKeyword = TextPropertyNames.varKeyword
+        let switchKeyword = TextPropertyNames.switchKeyword
+
+        mutating func visit(_ token: CodeScanner.Token) {
+            if afterVar {
+                afterVar = false
+                if case .name(let hash, _, _) = token { lastProperty = .some(hash) } else { lastProperty = .some(nil) }
+            }
+            switch token {
+            case .name(let hash, _, _):
+                if hash == varKeyword { afterVar = true }
+                if hash == switchKeyword { for index in frames.indices { frames[index]?.switches = true } }
+            case .stringStart:
+                for index in frames.indices { frames[index]?.strings += 1 }
+            case .punctuation(let byte, _) where byte == UInt8(ascii: "{"):
+                frames.append(lastProperty.map { Frame(name: $0) })
+                lastProperty = nil
+            case .punctuation(let byte, _) where byte == UInt8(ascii: "}"):
+                guard let closed = frames.popLast() else {
+                    unbalanced = true
+                    return
                 }
-                switch token {
-                case .name(let hash, _, _):
-                    if hash == Self.varKeyword { afterVar = true }
-                    if hash == Self.switchKeyword { for index in frames.indices { frames[index]?.switches = true } }
-                case .stringStart:
-                    for index in frames.indices { frames[index]?.strings += 1 }
-                case .punctuation(let byte, _) where byte == UInt8(ascii: "{"):
-                    frames.append(lastProperty.map { Frame(name: $0) })
-                    lastProperty = nil
-                case .punctuation(let byte, _) where byte == UInt8(ascii: "}"):
-                    guard let closed = frames.popLast() else {
-                        unbalanced = true
-                        return
-                    }
-                    if let frame = closed, frame.switches, frame.strings >= 2 {
-                        if let name = frame.name { names.insert(name) } else { unknown = true }
-                    }
-                    lastProperty = nil
-                case .punctuation(let byte, _) where byte == UInt8(ascii: ";"):
-                    lastProperty = nil
-                default:
-                    break
+                if let frame = closed, frame.switches, frame.strings >= 2 {
+                    if let name = frame.name { names.insert(name) } else { unknown = true }
                 }
+                lastProperty = nil
+            case .punctuation(let byte, _) where byte == UInt8(ascii: ";"):
+                lastProperty = nil
+            default:
+                break
             }
         }
-        guard finished, !unknown, !unbalanced, frames.isEmpty else { return nil }
-        self.names = names
     }
 }
