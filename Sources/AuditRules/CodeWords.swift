@@ -42,7 +42,8 @@ protocol CodeTokenVisitor {
 /// strings (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them, whose
 /// code is code) and gives up, returning false, wherever it could be wrong: a `/` that may start a
 /// regular expression literal, a one-line string that meets a line break, a `"""` with text after it
-/// (opening) or before it (closing), a comment or string still open at the end. Broken code is where
+/// (opening) or before it (closing), brackets that do not match, a comment, string or bracket still
+/// open at the end. Broken code is where
 /// a parser's error recovery may read strings its own way: giving up there keeps the look sound.
 enum CodeScanner {
     enum Token {
@@ -101,6 +102,9 @@ enum CodeScanner {
         var visitor: Visitor
         var index = 0
         var stack: [Context] = [.code(parentheses: 0)]
+        /// The brackets open in code, innermost last, and how many were open when each interpolation began.
+        var brackets: [UInt8] = []
+        var bracketsAtInterpolation: [Int] = []
         // Instance copies of the tables: a static costs a `swift_once` check on every byte.
         let isName = Lexer.isNameByte
         let isOperator = CodeScanner.isOperatorByte
@@ -124,7 +128,7 @@ enum CodeScanner {
                 }
                 if !proceeded { return false }
             }
-            return stack.count == 1
+            return stack.count == 1 && brackets.isEmpty
         }
 
         mutating func stepInCode(parentheses: Int) -> Bool {
@@ -171,18 +175,31 @@ enum CodeScanner {
                 return openString(hashes: 0)
             case UInt8(ascii: "("):
                 stack[stack.count - 1] = .code(parentheses: parentheses + 1)
+                brackets.append(current)
                 visit(.punctuation(current, at: index))
                 index += 1
             case UInt8(ascii: ")"):
                 if parentheses == 0, stack.count > 1 {
-                    stack.removeLast()  // The interpolation ends; its string goes on.
+                    // The interpolation ends; its string goes on. What it opened must be closed.
+                    guard brackets.count == bracketsAtInterpolation.removeLast() else { return false }
+                    stack.removeLast()
                 } else {
+                    guard brackets.popLast() == UInt8(ascii: "(") else { return false }
                     stack[stack.count - 1] = .code(parentheses: parentheses - 1)
                     visit(.punctuation(current, at: index))
                 }
                 index += 1
-            case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ";"), UInt8(ascii: ":"),
-                 UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "@"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                brackets.append(current)
+                visit(.punctuation(current, at: index))
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                // Brackets that do not match mean broken code, which a parser's error recovery may read
+                // its own way (strings included): give up.
+                guard brackets.popLast() == (current == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return false }
+                visit(.punctuation(current, at: index))
+                index += 1
+            case UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "@"):
                 visit(.punctuation(current, at: index))
                 index += 1
             case 0x0A, 0x0D:
@@ -230,6 +247,7 @@ enum CodeScanner {
                 if byte(at: after) == UInt8(ascii: "(") {
                     index = after + 1
                     stack.append(.code(parentheses: 0))
+                    bracketsAtInterpolation.append(brackets.count)
                 } else {
                     // An escape: the character after it (`\"`, `\\`, a line break in a `"""` block) is text.
                     index = min(after + 1, bytes.count)
