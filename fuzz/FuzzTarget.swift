@@ -69,10 +69,15 @@ private func check(_ findings: [Finding], in bytes: [UInt8], _ stage: String) {
     }
 }
 
-private func analyze(_ bytes: [UInt8]) -> FileAnalysis? {
+/// The tree of `bytes`, or nil: parses that take over two seconds (the known hang, or a new one) are
+/// set aside (kept with `recordHang`) so that the run goes on, not held to the scan's longer limit.
+private func parseQuickly(_ bytes: [UInt8]) -> Tree? {
     do {
         if parser == nil { parser = try Parser() }
-        return engine.analyze(tree: try parser!.parse(SourceText(bytes: bytes)), file: "Fuzz.swift")
+        return try parser!.parse(SourceText(bytes: bytes), timeLimit: 2)
+    } catch TreeSitterError.timedOut {
+        recordHang(bytes)
+        return nil
     } catch {
         return nil
     }
@@ -99,18 +104,7 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     if validUTF8, signature.firstNULOffset != bytes.firstIndex(of: 0) { fail("the signature's first NUL differs") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
     guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
-    // Two seconds, not the scan's limit: inputs tree-sitter does not finish (the known hang, or a new
-    // one) are set aside quickly so that the run goes on.
-    let tree: Tree
-    do {
-        guard let parsed = try parser?.parse(SourceText(bytes: bytes), timeLimit: 2) else { return 0 }
-        tree = parsed
-    } catch TreeSitterError.timedOut {
-        recordHang(bytes)
-        return 0
-    } catch {
-        return 0
-    }
+    guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
     // The prefilter may never deny a name or a rotation fact the parser finds.
     let denied = signature.denials(tree: tree, facts: analysis.rotation)
@@ -135,11 +129,8 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
             fail("pass \(pass): selected edits overlap: \(left.range) and \(right.range)")
         }
         let next = EditPlan.apply(edits, to: current)
-        if parseTimesOut(next) {
-            recordHang(next)
-            return 0
-        }
-        guard let nextAnalysis = analyze(next) else { return 0 }
+        guard let nextTree = parseQuickly(next) else { return 0 }
+        let nextAnalysis = engine.analyze(tree: nextTree, file: "Fuzz.swift")
         // A pass that adds a syntax error is refused by the Fixer: the file stays as it was.
         if nextAnalysis.syntaxErrors.count > allowedErrors { break }
         current = next
