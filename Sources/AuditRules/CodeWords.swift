@@ -137,6 +137,16 @@ enum CodeScanner {
                 let start = index
                 let hash = readName()
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
+                // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
+                if current >= 0x30, current <= 0x39 {
+                    var letter = start
+                    while letter < index, bytes[letter] >= 0x30, bytes[letter] <= 0x39 { letter += 1 }
+                    if letter < index {
+                        var suffix = WordHash()
+                        for offset in letter..<index { suffix.add(bytes[offset]) }
+                        visit(.name(hash: suffix.value, start: letter, capitalized: bytes[letter] >= 0x41 && bytes[letter] <= 0x5A))
+                    }
+                }
                 return true
             }
             if isOperator[Int(current)] {

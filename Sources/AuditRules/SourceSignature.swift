@@ -312,6 +312,7 @@ struct Lexer {
                 }
                 if nameStart >= 0 {
                     endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, first: bytes[nameStart])
+                    endNameAfterDigits(bytes, from: nameStart, to: index)
                     nameStart = -1
                     lastSignificant = index - 1
                 }
@@ -380,6 +381,7 @@ struct Lexer {
         }
         if nameStart >= 0, invalidOffset == nil {
             endName(hash.value, bytes, at: count, significantBefore: significantBeforeName, first: bytes[nameStart])
+            endNameAfterDigits(bytes, from: nameStart, to: count)
         }
         if invalidOffset != nil, nulOffset == nil {
             // Lexing stopped at the bad byte; the binary check looks at the first 8 KB.
@@ -447,6 +449,18 @@ struct Lexer {
             }
             break
         }
+    }
+
+    /// A word that starts with digits (`0case`, `3tips`) is not one name to a parser: a number, then a
+    /// keyword or a name. The part after the digits counts as a name of its own too.
+    mutating func endNameAfterDigits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+        guard bytes[start] >= 0x30, bytes[start] <= 0x39 else { return }
+        var letter = start
+        while letter < end, bytes[letter] >= 0x30, bytes[letter] <= 0x39 { letter += 1 }
+        guard letter < end else { return }
+        var hash = WordHash()
+        for offset in letter..<end { hash.add(bytes[offset]) }
+        endName(hash.value, bytes, at: end, significantBefore: letter - 1, first: bytes[letter])
     }
 
     /// The names a string array's declaration may bind: the last binding, and the ones before it

@@ -63,7 +63,7 @@ final class CodeWordsTests: XCTestCase {
     }
 
     func testBackticksAndNonASCIINamesAreCode() throws {
-        let found = try XCTUnwrap(words("let `default` = café(ProgressView.init)"))
-        for name in ["default", "café", "ProgressView", "init"] { XCTAssertTrue(found.usesInCode(name), name) }
+        let found = try XCTUnwrap(words("let `default` = café(ProgressView.init) + 3tips"))
+        for name in ["default", "café", "ProgressView", "init", "tips"] { XCTAssertTrue(found.usesInCode(name), name) }
     }
 }

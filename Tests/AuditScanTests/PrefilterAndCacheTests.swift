@@ -281,6 +281,9 @@ final class PrefilterAndCacheTests: XCTestCase {
         let signature = SourceSignature(bytes: Array(text.utf8))
         for name in ["warming", "fetching", "done"] { XCTAssertTrue(signature.declaresCaseAny([name]), name) }
         XCTAssertFalse(signature.declaresCaseAny(["idle"]), "a switch's `case .idle` declares nothing")
+        // A parser reads `0case` as a number and the keyword: the lexer takes the word after the digits too.
+        XCTAssertTrue(SourceSignature(bytes: Array("enum Phase {\n    0case warming\n}".utf8)).declaresCaseAny(["warming"]))
+        XCTAssertTrue(SourceSignature(bytes: Array("let x = 3tips".utf8)).mentions("tips"))
         XCTAssertFalse(signature.declaresCaseAny(["tips"]))
         for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(signature.subscriptsAny([name]), name) }
         for name in ["x", "a", "phase", "call"] { XCTAssertFalse(signature.subscriptsAny([name]), name) }
