@@ -40,6 +40,12 @@ public struct RotationFollower: Sendable {
         self.displayCalls = WordSet(displayCalls)
     }
 
+    /// Whether any round may pick the file or ask about it: a display, a clock, an enum with a switch,
+    /// or a possible string array. The rounds never look at another file's signature.
+    public static func mayChoose(_ signature: SourceSignature, displayCalls: WordSet) -> Bool {
+        signature.mayDeclareStringArray || signature.mentionsAny(displayCalls) || mentionsClock(signature) || mayHoldTextEnum(signature)
+    }
+
     /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
     /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
     static func mentionsClock(_ signature: SourceSignature) -> Bool { mentionsClock(signature.names) }

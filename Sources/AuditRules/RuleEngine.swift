@@ -110,6 +110,12 @@ public struct RuleEngine: Sendable {
     /// The suppression marker's name: a trigger in comments too.
     private static let commentTriggerParts = Set(WordSet.parts(of: "loadaudit:"))
 
+    /// Whether `RotationFollower` may ask about this file in a round (see there): only then must its
+    /// signature be kept.
+    public func mayFollow(_ signature: SourceSignature) -> Bool {
+        !rotatingRules.isEmpty && RotationFollower.mayChoose(signature, displayCalls: displayCallWords)
+    }
+
     /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
     public func rotationFollower() -> RotationFollower? {
         rotatingRules.isEmpty ? nil : RotationFollower(displayCalls: displayCalls)

@@ -210,6 +210,12 @@ public struct ProjectScanner {
         return indices.enumerated().compactMap { slot, index in results[slot].map { (index, $0) } }
     }
 
+    /// The signature, when a round that follows names across files may ask about this file; the
+    /// others' are let go at once (most of the memory a scan of a large tree holds).
+    func kept(_ signature: SourceSignature) -> SourceSignature? {
+        engine.mayFollow(signature) ? signature : nil
+    }
+
     func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, SourceText) -> Decision) -> Outcome {
         let source: SourceText
         let signature: SourceSignature
@@ -221,7 +227,8 @@ public struct ProjectScanner {
         }
         let decision = decide(signature, source)
         if decision == .skip {
-            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false, signature: signature))
+            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
+                                      signature: kept(signature)))
         }
         let relevant = decision == .parse
         let analysis: FileAnalysis
@@ -244,7 +251,7 @@ public struct ProjectScanner {
             }
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
-                                  relevant: relevant, parsed: true, signature: signature))
+                                  relevant: relevant, parsed: true, signature: kept(signature)))
     }
 }
 
