@@ -29,8 +29,9 @@ import TreeSitter
 /// - A: files whose possible string arrays a timed assignment reads;
 /// - D: files with a display call and one of the three shapes above;
 /// - A: files whose possible string arrays a known display names.
-/// "Possible string arrays" are the names the lexer saw declared before `["…", "…"` in any file; a
-/// file whose declarations it could not follow is parsed on sight instead (`isRelevantOnSight`).
+/// "Possible string arrays" are the names the lexer saw declared before `["…", "…"` in any file (or
+/// the careful look, `DeclaredStringArrays`, where the lexer lost track); a file whose declarations
+/// neither could follow is parsed on sight instead (`isRelevantOnSight`).
 public struct RotationFollower: Sendable {
     private var stage = 0
     /// The calls that show text (`Text`): a display file mentions one.
@@ -41,7 +42,7 @@ public struct RotationFollower: Sendable {
     }
 
     /// Whether any round may pick the file or ask about it: a display, a clock, an enum with a switch,
-    /// or a possible string array. The rounds never look at another file's signature.
+    /// or a possible string array. No round looks at the signature of any other file.
     public static func mayChoose(_ signature: SourceSignature, displayCalls: WordSet) -> Bool {
         signature.mayDeclareStringArray || signature.mentionsAny(displayCalls) || mentionsClock(signature) || mayHoldTextEnum(signature)
     }
