@@ -96,8 +96,8 @@ public struct RuleEngine: Sendable {
     /// careful look at where the word stands (see `ProjectScanner`). A word only in comments or
     /// strings (`// was ProgressView`) makes nothing to report, except the suppression marker, which
     /// lives in comments. For rotating text, a file must be parsed also when it may declare a string
-    /// array whose name the lexer could not tell: the other rounds match every file against the
-    /// possible arrays' names.
+    /// array whose name neither the lexer nor the careful look (`DeclaredStringArrays`) could tell:
+    /// the other rounds match every file against the possible arrays' names.
     public func isRelevantOnSight(_ signature: SourceSignature, source: SourceText) -> Bool {
         if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
         guard signature.mentionsAny(triggerWordSet) else { return false }
