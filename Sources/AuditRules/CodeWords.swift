@@ -42,8 +42,9 @@ protocol CodeTokenVisitor {
 /// strings (escapes, `"""` blocks, raw strings with `#`, interpolations with strings inside them, whose
 /// code is code) and gives up, returning false, wherever it could be wrong: a `/` that may start a
 /// regular expression literal, a one-line string that meets a line break, a `"""` with text after it
-/// (opening) or before it (closing), brackets that do not match, a comment, string or bracket still
-/// open at the end. Broken code is where
+/// (opening) or before it (closing), brackets that do not match, a comment that touches an operator
+/// (`x!// note`, which the pinned grammar reads as code), a comment, string or bracket still open at
+/// the end. Broken code is where
 /// a parser's error recovery may read strings its own way: giving up there keeps the look sound.
 enum CodeScanner {
     enum Token {
@@ -158,6 +159,11 @@ enum CodeScanner {
             }
             switch current {
             case UInt8(ascii: "/"):
+                // The pinned grammar reads `x!// note` as the operator `!//` and `note` as code, where Swift
+                // starts a comment: when an operator character touches `//` or `/*`, give up.
+                if index > 0, isOperator[Int(bytes[index - 1])], byte(at: index + 1) == UInt8(ascii: "/") || byte(at: index + 1) == UInt8(ascii: "*") {
+                    return false
+                }
                 if byte(at: index + 1) == UInt8(ascii: "/") { return skipLineComment() }
                 if byte(at: index + 1) == UInt8(ascii: "*") { return skipBlockComment() }
                 // Division, an operator, or a regular expression literal (`/a"b/`) whose inside is no

@@ -53,6 +53,8 @@ final class CodeWordsTests: XCTestCase {
             "let s = \"\\(ProgressView()",  // an interpolation open at the end
             "let s = \"\"\" text\nProgressView()\n\"\"\"",  // a block string with text after its opening
             "let s = \"\"\"\n  a\n  b = \"\"\"\nProgressView()",  // a block string closed after text on its line
+            "let y = x!// ProgressView()",  // the pinned grammar reads the operator `!//`, then code
+            "let y = w+/* ProgressView() */ 1",  // the same with a block comment
             "func f() {\n  Text(\"ProgressView\")\n",  // a brace never closed
             "func f() { Image(\"ProgressView\") ] }",  // brackets that do not match
             "let s = \"\\(items[0)\"",  // a bracket opened in an interpolation and not closed there

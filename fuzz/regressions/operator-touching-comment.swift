@@ -1,0 +1,2 @@
+//e le Exp.swift
+!//  a iPDF itine
