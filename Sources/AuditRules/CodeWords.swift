@@ -4,7 +4,9 @@
 /// A second, careful look, taken only at the few files whose signature shows a trigger word (the
 /// signature's lexer cannot tell comments from code without following strings, and strings are where
 /// `//` may hide). Nil where `CodeScanner` gives up: then every name may be code, and the scan parses
-/// the file. A wrong "not in code" is never given.
+/// the file. By Swift's rules it never calls code a comment or a string; where the pinned parser reads
+/// otherwise (broken code, its `x!// note` gap) it gives up on every shape seen so far (the fuzzer's
+/// inputs in fuzz/regressions; docs/reliability.md).
 public struct CodeWords: Sendable {
     /// Hashes (`NameHash.of`) of the names outside comments and string literals, interpolations included.
     public private(set) var code = Set<UInt64>()
