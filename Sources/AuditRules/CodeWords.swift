@@ -141,14 +141,8 @@ enum CodeScanner {
                 let hash = readName()
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
-                if current >= 0x30, current <= 0x39 {
-                    var letter = start
-                    while letter < index, bytes[letter] >= 0x30, bytes[letter] <= 0x39 { letter += 1 }
-                    if letter < index {
-                        var suffix = WordHash()
-                        for offset in letter..<index { suffix.add(bytes[offset]) }
-                        visit(.name(hash: suffix.value, start: letter, capitalized: bytes[letter] >= 0x41 && bytes[letter] <= 0x5A))
-                    }
+                if let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
+                    visit(.name(hash: suffix.hash, start: suffix.start, capitalized: bytes[suffix.start] >= 0x41 && bytes[suffix.start] <= 0x5A))
                 }
                 return true
             }

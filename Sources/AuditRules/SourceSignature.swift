@@ -454,13 +454,20 @@ struct Lexer {
     /// A word that starts with digits (`0case`, `3tips`) is not one name to a parser: a number, then a
     /// keyword or a name. The part after the digits counts as a name of its own too.
     mutating func endNameAfterDigits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-        guard bytes[start] >= 0x30, bytes[start] <= 0x39 else { return }
+        guard let suffix = Self.nameAfterDigits(bytes, from: start, to: end) else { return }
+        endName(suffix.hash, bytes, at: end, significantBefore: suffix.start - 1, first: bytes[suffix.start])
+    }
+
+    /// Where the name after a word's leading digits starts, and its hash; nil when the word does not
+    /// start with a digit or is all digits. Shared with `CodeScanner`, which splits words the same way.
+    static func nameAfterDigits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (start: Int, hash: UInt64)? {
+        guard bytes[start] >= 0x30, bytes[start] <= 0x39 else { return nil }
         var letter = start
         while letter < end, bytes[letter] >= 0x30, bytes[letter] <= 0x39 { letter += 1 }
-        guard letter < end else { return }
+        guard letter < end else { return nil }
         var hash = WordHash()
         for offset in letter..<end { hash.add(bytes[offset]) }
-        endName(hash.value, bytes, at: end, significantBefore: letter - 1, first: bytes[letter])
+        return (letter, hash.value)
     }
 
     /// The names a string array's declaration may bind: the last binding, and the ones before it
