@@ -81,9 +81,7 @@ public struct GitChanges {
 
 /// Runs git and returns its standard output, or throws with its standard error.
 public enum Git {
-    public static var executable: String? {
-        ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    public static var executable: String? { ChildProcess.executable(named: "git") }
 
     @discardableResult
     public static func run(_ arguments: [String], in folder: String) throws -> String {

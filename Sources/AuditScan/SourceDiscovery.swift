@@ -169,9 +169,7 @@ enum GitIgnored {
     }
 
     private static func run(_ arguments: [String]) -> [UInt8]? {
-        let candidates = ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"]
-        guard let git = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-              let outcome = try? ChildProcess.run(git, arguments) else { return nil }
+        guard let git = ChildProcess.executable(named: "git"), let outcome = try? ChildProcess.run(git, arguments) else { return nil }
         // Outside a work tree git exits non-zero: nothing is ignored then.
         return outcome.status == 0 ? outcome.output : nil
     }

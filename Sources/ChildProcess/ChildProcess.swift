@@ -21,6 +21,12 @@ public enum ChildProcess {
         public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
     }
 
+    /// The first executable `name` in the usual system and Homebrew folders (`git`), or nil. A fixed
+    /// list rather than `PATH`: what loadaudit runs should not depend on the caller's shell setup.
+    public static func executable(named name: String) -> String? {
+        ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
     /// Runs `executable` with `arguments` (no shell) and the current environment; standard input is
     /// empty, standard output and error are read to their end while the child runs.
     public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {

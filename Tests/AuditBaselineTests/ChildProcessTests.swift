@@ -28,6 +28,11 @@ final class ChildProcessTests: XCTestCase {
         }
     }
 
+    func testExecutablesAreFoundInTheSystemFolders() {
+        XCTAssertEqual(ChildProcess.executable(named: "sh").map { $0.hasSuffix("/sh") }, true)
+        XCTAssertNil(ChildProcess.executable(named: "no-such-program-loadaudit"))
+    }
+
     func testStandardInputIsEmpty() throws {
         let outcome = try ChildProcess.run("/bin/cat", [])
         XCTAssertEqual(outcome.status, 0)
