@@ -301,7 +301,7 @@ public struct ClockReach: Sendable, Equatable {
         }
 
         func reach(fileLength: Int) -> ClockReach {
-            let spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions.sorted { $0.lowerBound < $1.lowerBound }
+            let spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions
             func inside(_ position: Int) -> Bool { spans.contains { $0.contains(position) } }
             var reached = Set<UInt64>()
             for name in names where inside(name.at) { reached.insert(name.hash) }
