@@ -17,7 +17,10 @@ public struct ClockReach: Sendable, Equatable {
     /// continues the expression (a line that starts with `.`, an operator, a bracket, `:`, `,`, `as` or
     /// `is`, or follows one that ends with an operator, `.`, `:` or `,`, continues it).
     public let assignedFrom: Set<UInt64>
-    /// Whether an assignment (`=`, `+=`, any operator with `=` that does not compare) is there.
+    /// Whether an assignment (`=`, `+=`, any operator with `=` that does not compare) is there. A
+    /// declaration's `=` (`let error = SyncError.timeout`, `var step = 0`) is no assignment, as it is
+    /// none of `RotationFacts`' timed assignments: on the line of a `let` or `var` and at its bracket
+    /// depth, with no `case` before it (`case let .a(x): phase = .b` assigns), an `=` declares.
     public let assigns: Bool
     /// The assignments there that may pick an enum case (`phase = .next`, `phase = Phase.done`, the
     /// shapes `RotationFacts.caseName` reads): the state and the case, each nil where it could be any.
@@ -35,6 +38,8 @@ public struct ClockReach: Sendable, Equatable {
     static let clockCalls: Set<UInt64> = Set(["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of))
     static let sleep = NameHash.of("sleep")
     static let asKeyword = NameHash.of("as")
+    static let declarationKeywords: Set<UInt64> = Set(["let", "var"].map(NameHash.of))
+    static let caseKeyword = NameHash.of("case")
     static let isKeyword = NameHash.of("is")
     static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(NameHash.of))
     static let memberKeywords: Set<UInt64> = Set(
@@ -70,6 +75,16 @@ public struct ClockReach: Sendable, Equatable {
             let isTypeBody: Bool
             /// Where the clock call this bracket belongs to starts, when it is one's argument list or closure.
             let clockStart: Int?
+            /// The statement around the bracket, which goes on after it closes.
+            let statement: Statement
+        }
+
+        /// What the statement read so far at the current depth says about its `=`.
+        struct Statement {
+            /// A `let` or `var` began a declaration: its `=` gives a value, it assigns nothing.
+            var declares = false
+            /// A `case` came first (`case let .a(x): phase = .b`): a `let` then binds, and code may follow.
+            var afterCase = false
         }
 
         /// After a clock call's name or one of its groups: what may still belong to the call.
@@ -83,7 +98,9 @@ public struct ClockReach: Sendable, Equatable {
             case afterColon(start: Int)
         }
 
+        let source: UnsafeBufferPointer<UInt8>
         var stack: [Open] = []
+        var statement = Statement()
         var header: [HeaderToken] = []
         var headerStart: Int?
         var names: [(hash: UInt64, at: Int)] = []
@@ -111,7 +128,7 @@ public struct ClockReach: Sendable, Equatable {
         var broken = false
 
         static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockReach? {
-            var builder = Builder()
+            var builder = Builder(source: bytes)
             let finished = CodeScanner.scan(bytes, &builder)
             guard finished, !builder.broken, builder.stack.isEmpty else { return nil }
             return builder.reach(fileLength: bytes.count)
@@ -124,6 +141,7 @@ public struct ClockReach: Sendable, Equatable {
         mutating func visit(_ token: CodeScanner.Token) {
             if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
             if case .lineBreak = token {
+                statement = Statement()
                 header = []
                 headerStart = nil
                 if !openRightSides.isEmpty, let previous, !Self.continuesAfter(previous) { lineBreakAtDepth = stack.count }
@@ -140,6 +158,7 @@ public struct ClockReach: Sendable, Equatable {
             switch token {
             case .name(let hash, let start, _):
                 names.append((hash, start))
+                noteKeyword(hash, at: start)
                 if !openRightSides.isEmpty { namesOnRightSides.append((hash, start)) }
                 noteHeader(.name(hash), at: start)
                 if hash == sleep {
@@ -152,7 +171,7 @@ public struct ClockReach: Sendable, Equatable {
                 if clockCalls.contains(hash) { clock = .named(start: start) }
             case .operatorRun(let assigns, let at):
                 noteHeader(assigns ? .assigning : .other, at: at)
-                if assigns {
+                if assigns && !statement.declares {
                     assignments.append(at)
                     var state: UInt64?
                     if case .name(let hash, _, _)? = before { state = hash }
@@ -166,6 +185,7 @@ public struct ClockReach: Sendable, Equatable {
                 case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
                     close(byte, at: at)
                 case UInt8(ascii: ";"):
+                    statement = Statement()
                     header = []
                     headerStart = nil
                     openRightSides.removeAll { $0 >= stack.count }
@@ -174,6 +194,18 @@ public struct ClockReach: Sendable, Equatable {
                 }
             case .commentName, .lineBreak, .stringStart, .stringEnd:
                 break
+            }
+        }
+
+        /// `let`, `var` and `case` as keywords: a backticked name (`` self.`var` ``) is none.
+        mutating func noteKeyword(_ hash: UInt64, at start: Int) {
+            guard hash == ClockReach.caseKeyword || ClockReach.declarationKeywords.contains(hash),
+                  start == 0 || source[start - 1] != UInt8(ascii: "`") else { return }
+            if hash == ClockReach.caseKeyword {
+                statement.afterCase = true
+                statement.declares = false
+            } else if !statement.afterCase {
+                statement.declares = true
             }
         }
 
@@ -253,7 +285,9 @@ public struct ClockReach: Sendable, Equatable {
             }
             clock = .none
             let isTypeBody = bracket == UInt8(ascii: "{") && Self.isTypeHeader(header)
-            stack.append(Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart))
+            stack.append(Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart,
+                              statement: statement))
+            statement = Statement()
             header = []
             headerStart = nil
         }
@@ -265,6 +299,7 @@ public struct ClockReach: Sendable, Equatable {
             }
             let expected: UInt8 = last.bracket == UInt8(ascii: "{") ? UInt8(ascii: "}") : last.bracket == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
             if expected != bracket { broken = true }
+            statement = last.statement
             openRightSides.removeAll { $0 > stack.count }
             if sleepBlocks.remove(stack.count) != nil { regions.append(last.headerStart..<(position + 1)) }
             if let start = last.clockStart {

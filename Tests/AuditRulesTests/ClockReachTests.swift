@@ -189,6 +189,39 @@ final class ClockReachTests: XCTestCase {
         XCTAssertTrue(try reach("DispatchQueue.main.asyncAfter(deadline: t) { count += 1 }").assigns)
     }
 
+    func testADeclarationsValueIsNoAssignment() throws {
+        let text = """
+            DispatchQueue.main.asyncAfter(deadline: .now() + 2) {
+                let configuration = NSWorkspace.OpenConfiguration()
+                var attempts: [Int: Int] = [:], error = SyncError.timeout
+                guard let url = Links.help else { return }
+                if let first = items.first { phase = .loading(first) }
+                switch event {
+                case let .failed(reason): phase = .failed
+                case .retry(let count): mode = Mode.retrying
+                default: let note = Note.none; step = .next
+                }
+                let pending: Phase
+                    = .waiting
+                self.`var` = .later
+                let value = (label = .shown)
+            }
+            """
+        let found = try reach(text)
+        let expected: [ClockReach.CaseAssignment] = [
+            .init(state: NameHash.of("phase"), caseName: NameHash.of("loading")),
+            .init(state: NameHash.of("phase"), caseName: NameHash.of("failed")),
+            .init(state: NameHash.of("mode"), caseName: NameHash.of("retrying")),
+            .init(state: NameHash.of("step"), caseName: NameHash.of("next")),
+            .init(state: NameHash.of("Phase"), caseName: NameHash.of("waiting")),  // The line break ends the declaration: counted.
+            .init(state: NameHash.of("var"), caseName: NameHash.of("later")),
+            .init(state: NameHash.of("label"), caseName: NameHash.of("shown")),
+        ]
+        XCTAssertEqual(found.caseAssignments, expected)
+        for name in ["NSWorkspace", "SyncError", "Links", "Note"] { XCTAssertFalse(found.assignedFrom.contains(NameHash.of(name)), name) }
+        XCTAssertFalse(try reach("DispatchQueue.main.asyncAfter(deadline: t) { let step = Step.next; var count = 0 }").assigns)
+    }
+
     func testItGivesUpOnBracketsThatDoNotMatch() {
         XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8)))
         XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x] }".utf8)))
