@@ -63,17 +63,18 @@ public struct SourceDiscovery {
         // One folder: paths relative to it. Otherwise: relative to the current directory.
         let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
         var result = Result()
-        var seen = Set<String>()
+        var seen = Set<FileIdentity>()
         for input in resolved {
             if input.isDirectory {
                 let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
-                walk(directory: input.absolute, relative: "", ancestors: [realPath(input.absolute)], ignored: ignored,
+                var rootInfo = stat()
+                let root = stat(input.absolute, &rootInfo) == 0 ? [FileIdentity(rootInfo)] : []
+                walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored,
                      base: base, seen: &seen, into: &result)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
                 var info = stat()
-                let key = stat(input.absolute, &info) == 0 ? Self.identity(info) : realPath(input.absolute)
-                if seen.insert(key).inserted {
+                if stat(input.absolute, &info) != 0 || seen.insert(FileIdentity(info)).inserted {
                     result.files.append(SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base)))
                 }
             }
@@ -82,53 +83,81 @@ public struct SourceDiscovery {
         return result
     }
 
+    /// A file's device and inode: the same file, whatever the path it is reached by.
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// A folder's entries with the type `readdir` gives (`DT_UNKNOWN` on file systems that do not
+    /// say), in byte order of their names; nil when the folder cannot be read.
+    private static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
+        guard let handle = opendir(directory) else { return nil }
+        defer { closedir(handle) }
+        var entries: [(name: String, type: UInt8)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return entries
+    }
+
+    /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only folders (whose
+    /// identity finds link loops), Swift files (whose identity finds a file reached twice), links and
+    /// entries of unknown type are asked about. Discovery runs alone before the parallel part of a
+    /// scan, and a large tree has hundreds of thousands of entries.
     private func walk(
-        directory: String, relative: String, ancestors: [String], ignored: Set<String>, base: String,
-        seen: inout Set<String>, into result: inout Result
+        directory: String, relative: String, ancestors: [FileIdentity], ignored: Set<String>, base: String,
+        seen: inout Set<FileIdentity>, into result: inout Result
     ) {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
+        guard let entries = Self.entries(of: directory) else {
             result.problems.append(FileProblem(file: display(directory, base: base), kind: .unreadable, detail: "cannot read the folder (permission denied?)"))
             return
         }
-        for name in entries {
+        for (name, type) in entries {
+            let isSwift = name.hasSuffix(".swift")
+            if type == UInt8(DT_REG) && !isSwift { continue }
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
             let isLink = (info.st_mode & S_IFMT) == S_IFLNK
-            var target = path
-            var identity = info
             if isLink {
                 var targetInfo = stat()
                 if stat(path, &targetInfo) != 0 {
                     if errno == ELOOP {
                         result.problems.append(FileProblem(file: display(path, base: base), kind: .symlinkLoop, detail: "symbolic link loop: skipped"))
-                    } else if name.hasSuffix(".swift") {
+                    } else if isSwift {
                         result.problems.append(FileProblem(file: display(path, base: base), kind: .unreadable, detail: "broken symbolic link: skipped"))
                     }
                     continue
                 }
                 isDirectory = (targetInfo.st_mode & S_IFMT) == S_IFDIR
-                identity = targetInfo
-                target = realPath(path)
+                info = targetInfo
             }
+            let identity = FileIdentity(info)
             if isDirectory {
                 if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
-                let real = isLink ? target : realPath(path)
-                if ancestors.contains(real) {
+                if ancestors.contains(identity) {
                     result.problems.append(FileProblem(file: display(path, base: base), kind: .symlinkLoop,
-                                                       detail: "symbolic link loop (points back to \(display(real, base: base))): skipped"))
+                                                       detail: "symbolic link loop (points back to \(display(realPath(path), base: base))): skipped"))
                     continue
                 }
-                walk(directory: path, relative: relativePath, ancestors: ancestors + [real], ignored: ignored, base: base, seen: &seen, into: &result)
-            } else if name.hasSuffix(".swift"), !ignored.contains(relativePath), admits(path) {
+                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base, seen: &seen, into: &result)
+            } else if isSwift, !ignored.contains(relativePath), admits(path) {
                 // The same file reached twice (through a link) is scanned once: device and inode say so
                 // without resolving every path.
-                guard seen.insert(Self.identity(identity)).inserted else { continue }
+                guard seen.insert(identity).inserted else { continue }
                 result.files.append(SourceFileReference(absolutePath: path, displayPath: display(path, base: base)))
             }
         }
@@ -145,8 +174,6 @@ public struct SourceDiscovery {
         if absolute == base { return "." }
         return absolute
     }
-
-    static func identity(_ info: stat) -> String { "\(info.st_dev):\(info.st_ino)" }
 
     private func lstatExists(_ path: String) -> Bool {
         var info = stat()
