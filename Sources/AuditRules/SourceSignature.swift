@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the prefilter learns about a file from one pass over its bytes, before anything is parsed:
 /// whether it is text the parser may see, which identifiers it mentions (and which of them it
 /// subscripts, and which follow `case`), and whether it may declare a string array. The names go into
@@ -36,9 +38,12 @@ public final class SourceSignature: Sendable {
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
     public let clockReach: ClockReach?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
-    public let textPropertyNames: TextPropertyNames?
+    public var textPropertyNames: TextPropertyNames? { deferredTextPropertyNames?.value }
+    private let deferredTextPropertyNames: DeferredTextPropertyNames?
 
-    public init(bytes: [UInt8]) {
+    /// `reread`, when given, reads the file again: the careful look for text properties then waits
+    /// until a round asks (see `DeferredTextPropertyNames`). Without it, the look is taken at once.
+    public init(bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)? = nil) {
         var lexer = Lexer(byteCount: bytes.count)
         bytes.withUnsafeBufferPointer { lexer.run($0) }
         names = lexer.names
@@ -58,7 +63,12 @@ public final class SourceSignature: Sendable {
             boundArrayNames = lexer.boundArrayNames
         }
         clockReach = text && RotationFollower.mentionsClock(lexer.names) ? ClockReach(bytes: bytes) : nil
-        textPropertyNames = text && RotationFollower.mayHoldTextEnum(lexer.names) ? TextPropertyNames(bytes: bytes) : nil
+        if text && RotationFollower.mayHoldTextEnum(lexer.names) {
+            deferredTextPropertyNames = reread.map { DeferredTextPropertyNames(byteCount: bytes.count, reread: $0) }
+                ?? DeferredTextPropertyNames(TextPropertyNames(bytes: bytes))
+        } else {
+            deferredTextPropertyNames = nil
+        }
     }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
@@ -98,6 +108,39 @@ public final class SourceSignature: Sendable {
     /// Whether the file may declare an enum case named one of `words`.
     public func declaresCaseAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
         words.contains { caseNames.mayContain($0) }
+    }
+}
+
+/// The text properties of a file that may hold a text enum, looked for when first asked. Most such
+/// files (every `enum` with a `switch`) are never asked about: a round asks only about those that may
+/// declare a case some clock assigns. Holding every such file's text until then would cost more memory
+/// than reading the few asked about again. A file that changed size since, or cannot be read, may
+/// declare any property (nil), so the answer never wrongly says no.
+final class DeferredTextPropertyNames: @unchecked Sendable {
+    private let lock = NSLock()
+    private let byteCount: Int
+    private let reread: (@Sendable () -> [UInt8]?)?
+    private var answer: TextPropertyNames??
+
+    init(byteCount: Int, reread: @escaping @Sendable () -> [UInt8]?) {
+        self.byteCount = byteCount
+        self.reread = reread
+    }
+
+    init(_ names: TextPropertyNames?) {
+        byteCount = 0
+        reread = nil
+        answer = .some(names)
+    }
+
+    var value: TextPropertyNames? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let answer { return answer }
+        var found: TextPropertyNames?
+        if let bytes = reread?(), bytes.count == byteCount { found = TextPropertyNames(bytes: bytes) }
+        answer = .some(found)
+        return found
     }
 }
 

@@ -268,7 +268,9 @@ public enum SourceReader {
         case .failure(let failure): return .failure(failure)
         case .success(let read): bytes = read
         }
-        let signature = SourceSignature(bytes: bytes)
+        let signature = SourceSignature(bytes: bytes) {
+            if case .success(let again) = readBytes(path, maximumSize: maximumSize) { return again } else { return nil }
+        }
         if let offset = signature.firstNULOffset, offset < 8192 {
             return .failure(Failure(kind: .binary, detail: "binary content (NUL bytes), not Swift source: skipped"))
         }

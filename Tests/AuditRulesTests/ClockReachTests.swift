@@ -1,4 +1,5 @@
 @testable import AuditRules
+import Foundation
 import XCTest
 
 /// `ClockReach` lets the prefilter skip a clock file: it must hold every name of every assignment a
@@ -181,6 +182,28 @@ final class ClockReachTests: XCTestCase {
         let names = try XCTUnwrap(TextPropertyNames(bytes: Array(text.utf8)))
         XCTAssertEqual(names.names, [NameHash.of("message"), NameHash.of("caption")])
         XCTAssertNil(TextPropertyNames(bytes: Array("enum E { var message: String { switch self {".utf8)))
+    }
+
+    func testTextPropertyNamesWaitUntilAskedAndNeverTrustAChangedFile() {
+        let text = "enum Phase { case a, b\n var message: String { switch self { case .a: \"A\"; case .b: \"B\" } } }"
+        final class Reads: @unchecked Sendable {
+            private let lock = NSLock()
+            private var count = 0
+            var value: Int { lock.withLock { count } }
+            func note() { lock.withLock { count += 1 } }
+        }
+        let reads = Reads()
+        let signature = SourceSignature(bytes: Array(text.utf8)) {
+            reads.note()
+            return Array(text.utf8)
+        }
+        XCTAssertEqual(reads.value, 0, "read again before a round asked")
+        XCTAssertEqual(signature.textPropertyNames?.names, [NameHash.of("message")])
+        XCTAssertEqual(signature.textPropertyNames?.names, [NameHash.of("message")])
+        XCTAssertEqual(reads.value, 1, "read again once")
+        XCTAssertNil(SourceSignature(bytes: Array(text.utf8)) { Array((text + "\n").utf8) }.textPropertyNames, "a changed file may declare any")
+        XCTAssertNil(SourceSignature(bytes: Array(text.utf8)) { nil }.textPropertyNames, "an unreadable file may declare any")
+        XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).textPropertyNames?.names, [NameHash.of("message")])
     }
 
     func testComparisonsAreNotAssignments() throws {
