@@ -35,10 +35,11 @@ public struct ClockReach: Sendable, Equatable {
 
     public var assignsACase: Bool { !caseAssignments.isEmpty }
 
-    static let clockCalls: Set<UInt64> = Set(["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of))
+    static let clockCalls: [UInt64] = ["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of)
     static let sleep = NameHash.of("sleep")
     static let asKeyword = NameHash.of("as")
-    static let declarationKeywords: Set<UInt64> = Set(["let", "var"].map(NameHash.of))
+    static let letKeyword = NameHash.of("let")
+    static let varKeyword = NameHash.of("var")
     static let caseKeyword = NameHash.of("case")
     static let isKeyword = NameHash.of("is")
     static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(NameHash.of))
@@ -134,9 +135,13 @@ public struct ClockReach: Sendable, Equatable {
             return builder.reach(fileLength: bytes.count)
         }
 
-        // Instance copies: a static costs a `swift_once` check on every token.
-        let clockCalls = ClockReach.clockCalls
+        // Instance copies, compared one by one: a static costs a `swift_once` check on every token,
+        // and a `Set` a hash of the hash.
+        let scheduledTimer = ClockReach.clockCalls[0], asyncAfter = ClockReach.clockCalls[1], onReceive = ClockReach.clockCalls[2]
         let sleep = ClockReach.sleep
+        let letKeyword = ClockReach.letKeyword, varKeyword = ClockReach.varKeyword, caseKeyword = ClockReach.caseKeyword
+
+        func isClockCall(_ hash: UInt64) -> Bool { hash == asyncAfter || hash == scheduledTimer || hash == onReceive }
 
         mutating func visit(_ token: CodeScanner.Token) {
             if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
@@ -168,7 +173,7 @@ public struct ClockReach: Sendable, Equatable {
                         sleepOutsideBlocks = true
                     }
                 }
-                if clockCalls.contains(hash) { clock = .named(start: start) }
+                if isClockCall(hash) { clock = .named(start: start) }
             case .operatorRun(let assigns, let at):
                 noteHeader(assigns ? .assigning : .other, at: at)
                 if assigns && !statement.declares {
@@ -199,9 +204,9 @@ public struct ClockReach: Sendable, Equatable {
 
         /// `let`, `var` and `case` as keywords: a backticked name (`` self.`var` ``) is none.
         mutating func noteKeyword(_ hash: UInt64, at start: Int) {
-            guard hash == ClockReach.caseKeyword || ClockReach.declarationKeywords.contains(hash),
+            guard hash == caseKeyword || hash == letKeyword || hash == varKeyword,
                   start == 0 || source[start - 1] != UInt8(ascii: "`") else { return }
-            if hash == ClockReach.caseKeyword {
+            if hash == caseKeyword {
                 statement.afterCase = true
                 statement.declares = false
             } else if !statement.afterCase {
@@ -267,7 +272,7 @@ public struct ClockReach: Sendable, Equatable {
             case (.afterLabel(let start), .punctuation(let byte, _)) where byte == UInt8(ascii: ":"):
                 clock = .afterColon(start: start)
             default:
-                if case .name(let hash, let start, _) = token, clockCalls.contains(hash) {
+                if case .name(let hash, let start, _) = token, isClockCall(hash) {
                     clock = .named(start: start)
                 } else {
                     clock = .none

@@ -141,7 +141,7 @@ enum CodeScanner {
                 let hash = readName()
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
-                if let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
+                if current <= 0x39, let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
                     visit(.name(hash: suffix.hash, start: suffix.start, capitalized: bytes[suffix.start] >= 0x41 && bytes[suffix.start] <= 0x5A))
                 }
                 return true

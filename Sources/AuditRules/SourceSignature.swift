@@ -146,8 +146,22 @@ final class DeferredTextPropertyNames: @unchecked Sendable {
 
 /// A Bloom filter of identifier hashes: two probes from one 64-bit hash, a power-of-two size.
 struct WordFilter: Sendable {
-    private var bits: [UInt64]
+    private let storage: Storage
     private let mask: UInt64
+
+    /// The bits, behind a pointer: the lexer sets two bits per name, millions of times per tree, and
+    /// an array's copy-on-write and bounds checks cost more than the setting. Written only while the
+    /// lexer fills the filter, before its signature is handed to anyone; read-only after.
+    private final class Storage: @unchecked Sendable {
+        let bits: UnsafeMutablePointer<UInt64>
+
+        init(words: Int) {
+            bits = .allocate(capacity: words)
+            bits.initialize(repeating: 0, count: words)
+        }
+
+        deinit { bits.deallocate() }
+    }
 
     /// About one bit per byte of source (at least 512): a 10 KB file with 300 distinct names gets
     /// 2 KB of filter and a false "yes" about once in 20,000 questions, so asking about a few hundred
@@ -155,20 +169,20 @@ struct WordFilter: Sendable {
     init(byteCount: Int, shift: Int = 0) {
         var count = 512
         while count < byteCount >> shift { count <<= 1 }
-        bits = [UInt64](repeating: 0, count: count / 64)
+        storage = Storage(words: count / 64)
         mask = UInt64(count - 1)
     }
 
     @inline(__always)
-    mutating func insert(_ hash: UInt64) {
+    func insert(_ hash: UInt64) {
         let first = hash & mask, second = (hash >> 32) & mask
-        bits[Int(first >> 6)] |= 1 << (first & 63)
-        bits[Int(second >> 6)] |= 1 << (second & 63)
+        storage.bits[Int(first >> 6)] |= 1 << (first & 63)
+        storage.bits[Int(second >> 6)] |= 1 << (second & 63)
     }
 
     func contains(_ hash: UInt64) -> Bool {
         let first = hash & mask, second = (hash >> 32) & mask
-        return bits[Int(first >> 6)] & (1 << (first & 63)) != 0 && bits[Int(second >> 6)] & (1 << (second & 63)) != 0
+        return storage.bits[Int(first >> 6)] & (1 << (first & 63)) != 0 && storage.bits[Int(second >> 6)] & (1 << (second & 63)) != 0
     }
 
     /// Every identifier in `word` may be in the filter (and there is at least one).
@@ -355,7 +369,7 @@ struct Lexer {
                 }
                 if nameStart >= 0 {
                     endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, first: bytes[nameStart])
-                    endNameAfterDigits(bytes, from: nameStart, to: index)
+                    if bytes[nameStart] <= 0x39 { endNameAfterDigits(bytes, from: nameStart, to: index) }  // Digits first?
                     nameStart = -1
                     lastSignificant = index - 1
                 }
