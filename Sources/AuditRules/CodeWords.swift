@@ -163,10 +163,15 @@ enum CodeScanner {
                 if byte(at: index + 1) == UInt8(ascii: "/") { return skipLineComment() }
                 if byte(at: index + 1) == UInt8(ascii: "*") { return skipBlockComment() }
                 // Division, an operator, or a regular expression literal (`/a"b/`) whose inside is no
-                // code: only when no other `/` follows on the line is it surely not a literal's start.
+                // code. The pinned grammar's one-line literal holds no `/` and ends with a `/` after a
+                // character that is no blank (`/a /` is none, nor `/a /b/`): unless the next `/` on the
+                // line is such an end, this one starts no literal (`x: w / 2, y: h / 2`, `w / 2 // half`).
                 var ahead = index + 1
                 while ahead < bytes.count, bytes[ahead] != 0x0A, bytes[ahead] != 0x0D {
-                    if bytes[ahead] == UInt8(ascii: "/") { return false }
+                    if bytes[ahead] == UInt8(ascii: "/") {
+                        if bytes[ahead - 1] != UInt8(ascii: " "), bytes[ahead - 1] != 0x09 { return false }
+                        break
+                    }
                     ahead += 1
                 }
                 visit(.operatorRun(assigns: byte(at: index + 1) == UInt8(ascii: "="), at: index))

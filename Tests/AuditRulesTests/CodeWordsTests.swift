@@ -60,8 +60,17 @@ final class CodeWordsTests: XCTestCase {
             "let s = \"\\(items[0)\"",  // a bracket opened in an interpolation and not closed there
         ]
         for text in doubtful { XCTAssertNil(words(text), text) }
-        // Division alone on its line is no literal.
-        XCTAssertNotNil(words("let half = width / 2\nlet s = \"x\""))
+        // A literal's end is a `/` after a character that is no blank; nothing else on the line
+        // may end one. Checked against the pinned grammar with `loadaudit syntax` (`f(/a /)` is an error).
+        for text in ["let r = a / b/c", "f(/ a\"b/)", "let r = x/ 2/y", "let r = a / 2\t/x/"] { XCTAssertNil(words(text), text) }
+        // Division is no literal: alone on its line, or when the next `/` follows a blank.
+        for text in ["let half = width / 2\nlet s = \"x\"", "let rect = NSRect(x: w / 2 - 32, y: h / 2 - 32) // \"", "let h = w / 2 // \"half\"",
+                     "let t = (a / 2)\t/ (b / 2)"] {
+            XCTAssertNotNil(words(text), text)
+        }
+        let divided = try? XCTUnwrap(words("let v = ProgressView(); let h = w / 2 // notCode"))
+        XCTAssertEqual(divided?.usesInCode("ProgressView"), true)
+        XCTAssertEqual(divided?.usesInCode("notCode"), false)
     }
 
     func testBackticksAndNonASCIINamesAreCode() throws {
