@@ -60,11 +60,18 @@ public struct ProjectScanner {
     /// round and the rounds only decide relevance, so the two must give the same report.
     public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
         let started = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
-        let discovered = try discovery.discover(paths)
-        let files = discovered.files
-        trace?("found \(files.count) files at \(elapsed())")
-        var outcomes = [Outcome?](repeating: nil, count: files.count)
+        @Sendable func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
+        // The walk runs beside the first round: workers read the files it has found while it goes on.
+        let inputs = try discovery.resolve(paths)
+        let feed = FileFeed()
+        let trace = self.trace
+        let walker = Thread { [discovery] in
+            let walked = discovery.walk(inputs, found: feed.add)
+            trace?("found \(walked.files.count) files at \(elapsed())")
+            feed.finish(problems: walked.problems)
+        }
+        walker.stackSize = 8 << 20  // The walk recurses once per folder level.
+        walker.start()
         var done = 0
         let progressLock = NSLock()
         let tick: () -> Void = {
@@ -73,13 +80,19 @@ public struct ProjectScanner {
             done += 1
             let count = done
             progressLock.unlock()
-            progress(count, files.count)
+            progress(count, feed.count)
         }
-
-        let first = analyzeAll(files, indices: Array(files.indices), keepSources: keepSources, tick: tick) { signature, source in
+        let first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, source in
             engine.isRelevantOnSight(signature, source: source) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
-        for (index, outcome) in first { outcomes[index] = outcome }
+        // Found in walk order; reported in path order.
+        let (found, walkProblems) = feed.finished()
+        let order = found.indices.sorted { SourceDiscovery.inReportOrder(found[$0], found[$1]) }
+        let files = order.map { found[$0] }
+        var outcomes = [Outcome?](repeating: nil, count: files.count)
+        var position = [Int](repeating: 0, count: files.count)
+        for (sorted, index) in order.enumerated() { position[index] = sorted }
+        for (index, outcome) in first { outcomes[position[index]] = outcome }
         trace?("read every file, parsed the relevant ones at \(elapsed())")
         var round = 0
         if var follower = engine.rotationFollower() {
@@ -114,7 +127,7 @@ public struct ProjectScanner {
             }
         }
 
-        var problems = discovered.problems
+        var problems = walkProblems
         var analyses: [FileAnalysis] = []
         var scannedFiles: [ScannedFile] = []
         var filesWithParseErrors = 0
@@ -180,34 +193,45 @@ public struct ProjectScanner {
         case skip
     }
 
-    /// Reads and analyzes the files at `indices` on `jobs` workers, each with its own parser, handing
-    /// files out one at a time. Results are keyed by index, so the output does not depend on the workers.
+    /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
         _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, SourceText) -> Decision
     ) -> [(Int, Outcome)] {
-        let results = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: indices.count)
-        results.initialize(repeating: nil)
+        let lock = NSLock()
+        var next = 0
+        return analyze(workers: min(jobs, max(1, indices.count)), keepSources: keepSources, tick: tick, take: {
+            lock.lock()
+            defer { lock.unlock() }
+            guard next < indices.count else { return nil }
+            next += 1
+            return (indices[next - 1], files[indices[next - 1]])
+        }, decide: decide)
+    }
+
+    /// Reads and analyzes the files `take` hands out (with their indices; nil when there are no more)
+    /// on `workers` threads, each with its own parser. Results are keyed by index and sorted by it, so
+    /// the output does not depend on the workers.
+    func analyze(
+        workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
+        decide: @escaping (SourceSignature, SourceText) -> Decision
+    ) -> [(Int, Outcome)] {
+        let results = UnsafeMutableBufferPointer<[(Int, Outcome)]>.allocate(capacity: workers)
+        results.initialize(repeating: [])
         defer {
             // The outcomes hold arrays: release them before the memory goes (found by AddressSanitizer).
             results.deinitialize()
             results.deallocate()
         }
-        let lock = NSLock()
-        var next = 0
-        let workers = min(jobs, max(1, indices.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var parser: Parser?
-            while true {
-                lock.lock()
-                let slot = next
-                next += 1
-                lock.unlock()
-                guard slot < indices.count else { return }
-                results[slot] = analyze(files[indices[slot]], parser: &parser, keepSource: keepSources, decide: decide)
+            var mine: [(Int, Outcome)] = []
+            while let (index, file) = take() {
+                mine.append((index, analyze(file, parser: &parser, keepSource: keepSources, decide: decide)))
                 tick?()
             }
+            results[worker] = mine
         }
-        return indices.enumerated().compactMap { slot, index in results[slot].map { (index, $0) } }
+        return results.flatMap { $0 }.sorted { $0.0 < $1.0 }
     }
 
     /// The signature, when a round that follows names across files may ask about this file; the
@@ -252,6 +276,55 @@ public struct ProjectScanner {
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
                                   relevant: relevant, parsed: true, signature: kept(signature)))
+    }
+}
+
+/// The files the walk has found so far, handed to the first round's workers one at a time: a worker
+/// that catches up with the walk waits for the next file, or for the walk's end.
+final class FileFeed: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var files: [SourceFileReference] = []
+    private var next = 0
+    private var done = false
+    private var problems: [FileProblem] = []
+
+    func add(_ file: SourceFileReference) {
+        condition.lock()
+        files.append(file)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish(problems: [FileProblem]) {
+        condition.lock()
+        self.problems = problems
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next file and its index in walk order; nil once every file is handed out and the walk is over.
+    func take() -> (Int, SourceFileReference)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while next == files.count, !done { condition.wait() }
+        guard next < files.count else { return nil }
+        next += 1
+        return (next - 1, files[next - 1])
+    }
+
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return files.count
+    }
+
+    /// Every file in walk order and the walk's problems; waits for the walk's end.
+    func finished() -> (files: [SourceFileReference], problems: [FileProblem]) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        return (files, problems)
     }
 }
 

@@ -46,7 +46,19 @@ public struct SourceDiscovery {
         public var problems: [FileProblem] = []
     }
 
+    /// The paths given, checked: each exists and is readable (or the run stops).
+    public struct Inputs: Sendable {
+        fileprivate let resolved: [(given: String, absolute: String, isDirectory: Bool)]
+        /// Reports show paths relative to this folder.
+        fileprivate let base: String
+    }
+
     public func discover(_ paths: [String]) throws -> Result {
+        try walk(resolve(paths))
+    }
+
+    /// Checks the given paths (none: the current folder); throws for the first that cannot be scanned.
+    public func resolve(_ paths: [String]) throws -> Inputs {
         let inputs = paths.isEmpty ? ["."] : paths
         var resolved: [(given: String, absolute: String, isDirectory: Bool)] = []
         for path in inputs {
@@ -62,25 +74,39 @@ public struct SourceDiscovery {
         }
         // One folder: paths relative to it. Otherwise: relative to the current directory.
         let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
+        return Inputs(resolved: resolved, base: base)
+    }
+
+    /// Walks the inputs. `found` is told of each file as the walk reaches it (folder by folder, for
+    /// work that need not wait for the whole tree); the result lists them sorted by display path.
+    public func walk(_ inputs: Inputs, found: ((SourceFileReference) -> Void)? = nil) -> Result {
+        let base = inputs.base
         var result = Result()
         var seen = Set<FileIdentity>()
-        for input in resolved {
+        for input in inputs.resolved {
             if input.isDirectory {
                 let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
                 var rootInfo = stat()
                 let root = stat(input.absolute, &rootInfo) == 0 ? [FileIdentity(rootInfo)] : []
                 walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored,
-                     base: base, seen: &seen, into: &result)
+                     base: base, seen: &seen, into: &result, found: found)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
                 var info = stat()
                 if stat(input.absolute, &info) != 0 || seen.insert(FileIdentity(info)).inserted {
-                    result.files.append(SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base)))
+                    let file = SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base))
+                    result.files.append(file)
+                    found?(file)
                 }
             }
         }
-        result.files.sort { $0.displayPath.utf8.lexicographicallyPrecedes($1.displayPath.utf8) }
+        result.files.sort(by: Self.inReportOrder)
         return result
+    }
+
+    /// By display path, byte by byte: the order of files in every report.
+    public static func inReportOrder(_ first: SourceFileReference, _ second: SourceFileReference) -> Bool {
+        first.displayPath.utf8.lexicographicallyPrecedes(second.displayPath.utf8)
     }
 
     /// A file's device and inode: the same file, whatever the path it is reached by.
@@ -117,7 +143,7 @@ public struct SourceDiscovery {
     /// scan, and a large tree has hundreds of thousands of entries.
     private func walk(
         directory: String, relative: String, ancestors: [FileIdentity], ignored: Set<String>, base: String,
-        seen: inout Set<FileIdentity>, into result: inout Result
+        seen: inout Set<FileIdentity>, into result: inout Result, found: ((SourceFileReference) -> Void)?
     ) {
         guard let entries = Self.entries(of: directory) else {
             result.problems.append(FileProblem(file: display(directory, base: base), kind: .unreadable, detail: "cannot read the folder (permission denied?)"))
@@ -153,12 +179,15 @@ public struct SourceDiscovery {
                                                        detail: "symbolic link loop (points back to \(display(realPath(path), base: base))): skipped"))
                     continue
                 }
-                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base, seen: &seen, into: &result)
+                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base, seen: &seen,
+                     into: &result, found: found)
             } else if isSwift, !ignored.contains(relativePath), admits(path) {
                 // The same file reached twice (through a link) is scanned once: device and inode say so
                 // without resolving every path.
                 guard seen.insert(identity).inserted else { continue }
-                result.files.append(SourceFileReference(absolutePath: path, displayPath: display(path, base: base)))
+                let file = SourceFileReference(absolutePath: path, displayPath: display(path, base: base))
+                result.files.append(file)
+                found?(file)
             }
         }
     }

@@ -39,6 +39,28 @@ final class ScannerTests: XCTestCase {
         return try scanner.scan(paths ?? [root.path])
     }
 
+    /// The walk hands files to the workers folder by folder (`a/b/c.swift` before `a/b.swift`), the
+    /// reports list them by path: each analysis must stay with its own file, or a fix would write one
+    /// file's edits into another.
+    func testFilesFoundInWalkOrderStayWithTheirAnalysesInPathOrder() throws {
+        let names = ["a/b/c.swift", "a/b.swift", "a/b-c.swift", "a/b/a/z.swift", "a.swift", "A/x.swift", "a/b/c/d/e.swift"]
+        for (number, name) in names.enumerated() {
+            try write(name, "import SwiftUI\nlet spinner\(number) = ProgressView()\n")
+        }
+        for jobs in [1, 3] {
+            let scanner = ProjectScanner(
+                engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path), jobs: jobs)
+            let files = try scanner.scanFiles([root.path], keepSources: true).files
+            XCTAssertEqual(files.map(\.reference.displayPath), names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            for file in files {
+                XCTAssertEqual(file.analysis.file, file.reference.displayPath)
+                let number = try XCTUnwrap(names.firstIndex(of: file.reference.displayPath))
+                let text = file.source.map { String(decoding: $0.bytes, as: UTF8.self) }
+                XCTAssertEqual(text, "import SwiftUI\nlet spinner\(number) = ProgressView()\n", file.reference.displayPath)
+            }
+        }
+    }
+
     func testBuildProductsAndDependencyFoldersAreSkipped() throws {
         for folder in [".build", ".build-release", ".git", "Pods", "Carthage", "DerivedData", ".swiftpm", "SourcePackages"] {
             try write("\(folder)/Vendored.swift", spinner)
