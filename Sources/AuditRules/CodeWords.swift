@@ -160,7 +160,14 @@ enum CodeScanner {
                 if index > 0, isOperator[Int(bytes[index - 1])], byte(at: index + 1) == UInt8(ascii: "/") || byte(at: index + 1) == UInt8(ascii: "*") {
                     return false
                 }
-                if byte(at: index + 1) == UInt8(ascii: "/") { return skipLineComment() }
+                if byte(at: index + 1) == UInt8(ascii: "/") {
+                    // The pinned grammar reads `//*` (and `///*`, `//**`) as a custom operator and the rest
+                    // of the line as code, where Swift starts a comment (found by the fuzzer): give up.
+                    var slashes = index
+                    while byte(at: slashes) == UInt8(ascii: "/") { slashes += 1 }
+                    if byte(at: slashes) == UInt8(ascii: "*") { return false }
+                    return skipLineComment()
+                }
                 if byte(at: index + 1) == UInt8(ascii: "*") { return skipBlockComment() }
                 // Division, an operator, or a regular expression literal (`/a"b/`) whose inside is no
                 // code. The pinned grammar's one-line literal holds no `/` and ends with a `/` after a

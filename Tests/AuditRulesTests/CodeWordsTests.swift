@@ -55,6 +55,9 @@ final class CodeWordsTests: XCTestCase {
             "let s = \"\"\"\n  a\n  b = \"\"\"\nProgressView()",  // a block string closed after text on its line
             "let y = x!// ProgressView()",  // the pinned grammar reads the operator `!//`, then code
             "let y = w+/* ProgressView() */ 1",  // the same with a block comment
+            "let x = 1 //* ProgressView()",  // the pinned grammar reads the operator `//*`, then code
+            "//***** ProgressView() *****",  // the same at a line's start, a banner comment
+            "let x = 1 ///* ProgressView()",
             "func f() {\n  Text(\"ProgressView\")\n",  // a brace never closed
             "func f() { Image(\"ProgressView\") ] }",  // brackets that do not match
             "let s = \"\\(items[0)\"",  // a bracket opened in an interpolation and not closed there

@@ -1,0 +1,5 @@
+//* L/ /oa
+dingSpinbound_ift-
+// /SportsT//
+//  LaunchThemedSpinnerV
+// im
