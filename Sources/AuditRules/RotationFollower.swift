@@ -15,7 +15,8 @@ import TreeSitter
 ///    assigns `phase = .k`; D has `phase.message`.
 /// 4. `Text(line)`: C's clock assigns `line` a value that reads `tips`; D mentions `line`.
 ///
-/// The rounds, each from what the earlier ones established:
+/// The rounds, each from what the earlier ones established (a display file must also use the display
+/// call in code, not only in comments and strings: `SourceSignature.mayUseInCode`, asked last):
 /// - D: files with a display call that subscript a possible array: every `Text(tips[index])` is then
 ///   known, with the names in its brackets;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
@@ -78,6 +79,7 @@ public struct RotationFollower: Sendable {
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
             return pending.map { signature in
                 signature.mentionsAny(displayCalls) && known.arrayHashes.contains(where: signature.subscripts(hash:))
+                    && signature.mayUseInCode(displayCalls)
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls)
@@ -99,6 +101,7 @@ public struct RotationFollower: Sendable {
                     Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes)
                         || signature.mentionsAny(known.statesFromArrays)
                         || Self.accessesAText(signature, known))
+                    && signature.mayUseInCode(displayCalls)
             }
         case 6:
             let named = known.arrayNamesShown

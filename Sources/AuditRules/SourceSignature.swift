@@ -39,10 +39,12 @@ public final class SourceSignature: Sendable {
     public let clockReach: ClockReach?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
     public var textPropertyNames: TextPropertyNames? { deferredTextPropertyNames?.value }
-    private let deferredTextPropertyNames: DeferredTextPropertyNames?
+    private let deferredTextPropertyNames: DeferredLook<TextPropertyNames>?
+    /// The names it uses in code, not only in comments and strings (nil: unknown, any may be).
+    private let deferredCodeWords: DeferredLook<CodeWords>
 
-    /// `reread`, when given, reads the file again: the careful look for text properties then waits
-    /// until a round asks (see `DeferredTextPropertyNames`). Without it, the look is taken at once.
+    /// `reread`, when given, reads the file again: the careful looks for text properties and names
+    /// in code then wait until a round asks (see `DeferredLook`). Without it, they are taken at once.
     public init(bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)? = nil) {
         var lexer = Lexer(byteCount: bytes.count)
         bytes.withUnsafeBufferPointer { lexer.run($0) }
@@ -64,11 +66,21 @@ public final class SourceSignature: Sendable {
         }
         clockReach = text && RotationFollower.mentionsClock(lexer.names) ? ClockReach(bytes: bytes) : nil
         if text && RotationFollower.mayHoldTextEnum(lexer.names) {
-            deferredTextPropertyNames = reread.map { DeferredTextPropertyNames(byteCount: bytes.count, reread: $0) }
-                ?? DeferredTextPropertyNames(TextPropertyNames(bytes: bytes))
+            deferredTextPropertyNames = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { TextPropertyNames(bytes: $0) }) }
+                ?? DeferredLook(TextPropertyNames(bytes: bytes))
         } else {
             deferredTextPropertyNames = nil
         }
+        deferredCodeWords = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { CodeWords(bytes: $0) }) }
+            ?? DeferredLook(text ? CodeWords(bytes: bytes) : nil)
+    }
+
+    /// Whether the file may use one of `words` in code, not only in comments and strings (a display
+    /// call named in a doc comment): the careful look (`CodeWords`), taken when first asked. Only a
+    /// look that finished can say no; ask it last, after the cheap questions.
+    public func mayUseInCode(_ words: WordSet) -> Bool {
+        guard let code = deferredCodeWords.value?.code else { return true }
+        return words.words.contains { parts in !parts.isEmpty && parts.allSatisfy(code.contains) }
     }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
@@ -111,34 +123,38 @@ public final class SourceSignature: Sendable {
     }
 }
 
-/// The text properties of a file that may hold a text enum, looked for when first asked. Most such
-/// files (every `enum` with a `switch`) are never asked about: a round asks only about those that may
-/// declare a case some clock assigns. Holding every such file's text until then would cost more memory
-/// than reading the few asked about again. A file that changed size since, or cannot be read, may
-/// declare any property (nil), so the answer never wrongly says no.
-final class DeferredTextPropertyNames: @unchecked Sendable {
+/// A careful look at a file (`TextPropertyNames`, `CodeWords`), taken when a round first asks. Most
+/// files are never asked about (of every `enum` with a `switch`, only those that may declare a case
+/// some clock assigns), and holding every file's text until then would cost more memory than reading
+/// the few asked about again. A file that changed size since, or cannot be read, gets nil (the look's
+/// "anything may be"), so the answer never wrongly says no.
+final class DeferredLook<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private let byteCount: Int
     private let reread: (@Sendable () -> [UInt8]?)?
-    private var answer: TextPropertyNames??
+    private let look: (@Sendable ([UInt8]) -> Value?)?
+    private var answer: Value??
 
-    init(byteCount: Int, reread: @escaping @Sendable () -> [UInt8]?) {
+    init(byteCount: Int, reread: @escaping @Sendable () -> [UInt8]?, look: @escaping @Sendable ([UInt8]) -> Value?) {
         self.byteCount = byteCount
         self.reread = reread
+        self.look = look
     }
 
-    init(_ names: TextPropertyNames?) {
+    /// A look already taken.
+    init(_ value: Value?) {
         byteCount = 0
         reread = nil
-        answer = .some(names)
+        look = nil
+        answer = .some(value)
     }
 
-    var value: TextPropertyNames? {
+    var value: Value? {
         lock.lock()
         defer { lock.unlock() }
         if let answer { return answer }
-        var found: TextPropertyNames?
-        if let bytes = reread?(), bytes.count == byteCount { found = TextPropertyNames(bytes: bytes) }
+        var found: Value?
+        if let bytes = reread?(), bytes.count == byteCount { found = look?(bytes) }
         answer = .some(found)
         return found
     }

@@ -75,6 +75,34 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
     }
 
+    /// A file that names the display call only in a comment (`Text(tips[index])` in a doc comment)
+    /// holds no display: the rounds do not parse it for one. The file that shows the tips is parsed.
+    func testADisplayCallNamedOnlyInACommentDoesNotMakeAFileParsed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("display-comment-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let files = [
+            "Tips.swift": "let tips = [\"Warming up the oven\", \"Almost there\"]\n",
+            "Docs.swift": "/// The screen shows `Text(tips[index])`, one tip at a time.\nfunc tip(_ tips: [String], index: Int) -> String {\n    tips[index]\n}\n",
+            "Shown.swift": "import SwiftUI\n\nstruct TipView: View {\n    let index: Int\n    var body: some View {\n        Text(tips[index])\n    }\n}\n",
+        ]
+        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        final class Lines: @unchecked Sendable {
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func add(_ line: String) { lock.withLock { lines.append(line) } }
+            var all: [String] { lock.withLock { lines } }
+        }
+        let lines = Lines()
+        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        scanner.trace = { lines.add($0) }
+        _ = try scanner.scan([root.path])
+        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
+        XCTAssertTrue(parsed.contains { $0.hasSuffix(": Shown.swift") }, "\(parsed)")
+        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Docs.swift") }, "\(parsed)")
+        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
+    }
+
     /// The lexer behind the prefilter must never deny a name or a rotation fact that the parser
     /// finds: checked on every fixture, every input the fuzzer once failed on (fuzz/regressions),
     /// and every file of the generated rotation projects.
