@@ -1,12 +1,12 @@
 /// The names a file uses in code, apart from those it only mentions in comments and string literals:
 /// `// replaces the old ProgressView` or `Text("ProgressView")` hold no use of `ProgressView`.
 ///
-/// A second, careful look, taken only at the few files whose signature shows a trigger word (the
-/// signature's lexer cannot tell comments from code without following strings, and strings are where
-/// `//` may hide). Nil where `CodeScanner` gives up: then every name may be code, and the scan parses
-/// the file. By Swift's rules it never calls code a comment or a string; where the pinned parser reads
-/// otherwise (broken code, its `x!// note` gap) it gives up on every shape seen so far (the fuzzer's
-/// inputs in fuzz/regressions; docs/reliability.md).
+/// A second, careful look, taken only at the few files whose signature shows a trigger word, and at
+/// the display files a round asks about (the signature's lexer cannot tell comments from code without
+/// following strings, and strings are where `//` may hide). Nil where `CodeScanner` gives up: then
+/// every name may be code, and the file is parsed. By Swift's rules it never calls code a comment or a
+/// string; where the pinned parser reads otherwise (broken code, its `x!// note` and `//* note` gaps)
+/// it gives up on every shape seen so far (the fuzzer's inputs in fuzz/regressions; docs/reliability.md).
 public struct CodeWords: Sendable {
     /// Hashes (`NameHash.of`) of the names outside comments and string literals, interpolations included.
     public private(set) var code = Set<UInt64>()
@@ -45,8 +45,8 @@ protocol CodeTokenVisitor {
 /// code is code) and gives up, returning false, wherever it could be wrong: a `/` that may start a
 /// regular expression literal, a one-line string that meets a line break, a `"""` with text after it
 /// (opening) or before it (closing), brackets that do not match, a comment that touches an operator
-/// (`x!// note`, which the pinned grammar reads as code), a comment, string or bracket still open at
-/// the end. Broken code is where
+/// (`x!// note`, which the pinned grammar reads as code) or starts with `*` (`//* note`, the same), a
+/// comment, string or bracket still open at the end. Broken code is where
 /// a parser's error recovery may read strings its own way: giving up there keeps the look sound.
 enum CodeScanner {
     enum Token {

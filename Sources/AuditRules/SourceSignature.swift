@@ -385,7 +385,8 @@ struct Lexer {
                 }
                 if nameStart >= 0 {
                     endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, first: bytes[nameStart])
-                    if bytes[nameStart] <= 0x39 { endNameAfterDigits(bytes, from: nameStart, to: index) }  // Digits first?
+                    // Only a word that starts with a digit (`0case`) has a name after its digits.
+                    if bytes[nameStart] <= 0x39 { endNameAfterDigits(bytes, from: nameStart, to: index) }
                     nameStart = -1
                     lastSignificant = index - 1
                 }
