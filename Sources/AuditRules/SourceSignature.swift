@@ -479,29 +479,36 @@ struct Lexer {
             if recentBindings.count == 8 { recentBindings.removeFirst() }
             recentBindings.append((hash, keywordMayBeHidden))
         }
-        let afterDot = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: ".")
+        // Where a dot before the name would be: before its backtick, for `` phase.`default` ``.
+        var dotAt = significantBefore
+        if escaped {
+            dotAt -= 1
+            while dotAt >= 0, bytes[dotAt] == 0x20 || bytes[dotAt] == 0x09 || bytes[dotAt] == 0x0A || bytes[dotAt] == 0x0D { dotAt -= 1 }
+        }
+        let afterDot = dotAt >= 0 && bytes[dotAt] == UInt8(ascii: ".")
         if !escaped, hash == caseKeyword {
             inCaseList = true
             caseParenDepth = 0
         } else if inCaseList, !afterDot {
             caseNames.insert(hash)
         }
-        if afterDot, let base = dotBase, base.at == significantBefore { pairs.insert(WordHash.pair(base.hash, hash)) }
+        if afterDot, let base = dotBase, base.at == dotAt { pairs.insert(WordHash.pair(base.hash, hash)) }
         if afterDot {
             // `tips[0].message`, `(phase).message`: the base is no single name before the dot.
-            var before = significantBefore - 1
+            var before = dotAt - 1
             while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x09 || bytes[before] == 0x0A || bytes[before] == 0x0D { before -= 1 }
             if before >= 0, bytes[before] == UInt8(ascii: "]") || bytes[before] == UInt8(ascii: ")") { pairs.insert(WordHash.pair(WordHash.anyName, hash)) }
         }
         for open in openSubscripts { pairs.insert(WordHash.pair(open.base, hash)) }
         subscriptBase = nil
         dotBase = nil
-        // What follows, past blanks, `?`, `!` and `)`: `tips[`, `phase.`, or a comment that hides it.
+        // What follows, past blanks, `?`, `!`, `)` and a closing backtick: `tips[`, `phase.`,
+        // `` `phase`. ``, or a comment that hides it.
         var next = end
         while next < bytes.count {
             let byte = bytes[next]
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!")
-                || byte == UInt8(ascii: ")") {
+                || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "`") {
                 next += 1
                 continue
             }

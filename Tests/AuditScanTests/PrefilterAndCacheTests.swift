@@ -315,6 +315,13 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertFalse(signature.declaresCaseAny(["tips"]))
         for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(signature.subscriptsAny([name]), name) }
         for name in ["x", "a", "phase", "call"] { XCTAssertFalse(signature.subscriptsAny([name]), name) }
+        // Backticks around the base or the member: the parser's names have them, the pair is the same.
+        let escaped = SourceSignature(bytes: Array("Text(`phase`.message); Text(state.`default`); Text(`tips`[index])".utf8))
+        XCTAssertTrue(escaped.accesses("message", of: "phase"))
+        XCTAssertTrue(escaped.accesses("default", of: "state"))
+        XCTAssertTrue(escaped.subscriptsAny(["tips"]))
+        XCTAssertTrue(escaped.subscripts(NameHash.of("tips"), with: NameHash.of("index")))
+        XCTAssertFalse(SourceSignature(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
     }
 
     func testTheSignatureFindsEveryStringArrayAndMostNonArrays() {
