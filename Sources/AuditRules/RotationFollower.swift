@@ -276,9 +276,10 @@ extension SourceSignature {
         let codeWords = CodeWords(bytes: tree.source.bytes)
         // Error recovery (and some of the pinned grammar's gaps) may invent an empty name or cut one
         // out of a word (`odeUuid` of `episodeUuid`, `$0` of `$0rt`): those are not names of the file.
+        // Nor is a raw identifier without a letter or digit (`` `***` ``, Swift 6): no rule asks about one.
         tree.rootNode.walk { node in
             if node.isError || node.isMissing { return false }
-            let cutOrEmpty = node.startByte == node.endByte || !RotationFacts.isWholeWord(node)
+            let cutOrEmpty = node.startByte == node.endByte || !RotationFacts.isWholeWord(node) || WordSet.parts(of: node.text).isEmpty
             if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty {
                 if !mentions(node.text) { denied.append("identifier \(node.text) at byte \(node.startByte)") }
                 if let codeWords, !WordSet.parts(of: node.text).allSatisfy(codeWords.code.contains) {
