@@ -331,6 +331,10 @@ struct Lexer {
     /// the binding before it is kept as a candidate too.
     private var recentBindings: [(name: UInt64, mayBeHidden: Bool)] = []
     private var expectingBoundName = false
+    /// Between a `let`/`var` and its `:`, `=` or line's end: the pattern. A dot there (`let m.essages = [`,
+    /// broken code the parser reads as a declaration of `essages`) leaves the bound name unsure.
+    private var bindingPatternOpen = false
+    private var bindingPatternHasDot = false
     private var keywordMayBeHidden = false
     private var slashOnLine = false
     /// `/*` minus `*/` seen so far (strings may fool it upwards, which only keeps more candidates).
@@ -393,6 +397,11 @@ struct Lexer {
                 switch byte {
                 case 0x0A:
                     line += 1
+                    bindingPatternOpen = false
+                case UInt8(ascii: "."):
+                    if bindingPatternOpen { bindingPatternHasDot = true }
+                case UInt8(ascii: "="):
+                    bindingPatternOpen = false
                 case 0:
                     if nulOffset == nil { nulOffset = index }
                 case UInt8(ascii: "["):
@@ -407,7 +416,11 @@ struct Lexer {
                             // above, one the parser will assume) the name is unsure.
                             if bindingLine == line - linesUp, !recentBindings.isEmpty {
                                 sawStringArray = true
-                                if let candidates = boundNameCandidates() { boundArrayNames.add(candidates) } else { boundArrayNames.giveUp() }
+                                if !bindingPatternHasDot, let candidates = boundNameCandidates() {
+                                    boundArrayNames.add(candidates)
+                                } else {
+                                    boundArrayNames.giveUp()
+                                }
                             } else if !Self.assignsAMember(bytes, equals: equals) {
                                 sawStringArray = true
                                 boundArrayNames.giveUp()
@@ -431,8 +444,10 @@ struct Lexer {
                 case UInt8(ascii: ":"):
                     // `case loading(progress: Double), done`: a label's colon does not end the list.
                     if caseParenDepth <= 0 { inCaseList = false }
+                    bindingPatternOpen = false
                 case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"):
                     inCaseList = false
+                    bindingPatternOpen = false
                 default:
                     break
                 }
@@ -472,6 +487,8 @@ struct Lexer {
         let escaped = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: "`")
         if !escaped, hash == letKeyword || hash == varKeyword {
             expectingBoundName = true
+            bindingPatternOpen = true
+            bindingPatternHasDot = false
             bindingLine = line
             keywordMayBeHidden = slashOnLine || blockCommentDepth > 0
         } else if expectingBoundName {

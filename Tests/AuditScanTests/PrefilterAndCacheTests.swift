@@ -398,6 +398,10 @@ final class PrefilterAndCacheTests: XCTestCase {
                      "let tips: [String]\n    = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\"]"] {
             XCTAssertNil(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
         }
+        // Broken code the parser reads as a declaration of the last name of a dotted pattern.
+        let dotted = SourceSignature(bytes: Array("struct S {\n    private let m.essages = [\"One\", \"Two\"]\n}".utf8))
+        XCTAssertTrue(dotted.boundArrayNames.mayIntersect([NameHash.of("essages")]))
+        XCTAssertEqual(SourceSignature(bytes: Array("let tips: Swift.Array<String> = [\"One\", \"Two\"]".utf8)).boundArrayNames.hashes, [tips])
         // An array that is no declaration's value neither binds a name nor makes the names unknown.
         let notBound = "let tips = 3\nshow([\"One\", \"Two\"])\nreturn [\"Three\", \"Four\"]"
         XCTAssertEqual(SourceSignature(bytes: Array(notBound.utf8)).boundArrayNames.hashes, [])
