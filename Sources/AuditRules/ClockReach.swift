@@ -20,7 +20,8 @@ public struct ClockReach: Sendable, Equatable {
     /// Whether an assignment (`=`, `+=`, any operator with `=` that does not compare) is there. A
     /// declaration's `=` (`let error = SyncError.timeout`, `var step = 0`) is no assignment, as it is
     /// none of `RotationFacts`' timed assignments: on the line of a `let` or `var` and at its bracket
-    /// depth, with no `case` before it (`case let .a(x): phase = .b` assigns), an `=` declares.
+    /// depth, with no `case` before it (`case let .a(x): phase = .b` assigns), the first `=` after the
+    /// keyword declares; any later one assigns (`let done = phase = .b`).
     public let assigns: Bool
     /// The assignments there that may pick an enum case (`phase = .next`, `phase = Phase.done`, the
     /// shapes `RotationFacts.caseName` reads): the state and the case, each nil where it could be any.
@@ -176,7 +177,10 @@ public struct ClockReach: Sendable, Equatable {
                 if isClockCall(hash) { clock = .named(start: start) }
             case .operatorRun(let assigns, let at):
                 noteHeader(assigns ? .assigning : .other, at: at)
-                if assigns && !statement.declares {
+                if assigns && statement.declares {
+                    // The declaration's own `=`; a later one assigns (`let done = phase = .b`, valid Swift).
+                    statement.declares = false
+                } else if assigns {
                     assignments.append(at)
                     var state: UInt64?
                     if case .name(let hash, _, _)? = before { state = hash }
