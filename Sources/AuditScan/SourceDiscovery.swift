@@ -53,8 +53,11 @@ public struct SourceDiscovery {
         fileprivate let base: String
     }
 
+    /// The files under `paths`, sorted by display path (the order of every report).
     public func discover(_ paths: [String]) throws -> Result {
-        try walk(resolve(paths))
+        var result = try walk(resolve(paths))
+        result.files.sort(by: Self.inReportOrder)
+        return result
     }
 
     /// Checks the given paths (none: the current folder); throws for the first that cannot be scanned.
@@ -78,7 +81,7 @@ public struct SourceDiscovery {
     }
 
     /// Walks the inputs. `found` is told of each file as the walk reaches it (folder by folder, for
-    /// work that need not wait for the whole tree); the result lists them sorted by display path.
+    /// work that need not wait for the whole tree); the result lists them in that order too.
     public func walk(_ inputs: Inputs, found: ((SourceFileReference) -> Void)? = nil) -> Result {
         let base = inputs.base
         var result = Result()
@@ -100,7 +103,6 @@ public struct SourceDiscovery {
                 }
             }
         }
-        result.files.sort(by: Self.inReportOrder)
         return result
     }
 
