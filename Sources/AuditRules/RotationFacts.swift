@@ -98,7 +98,11 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var sleeps: [(node: Node, ancestors: [Node])] = []
         var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
 
+        // Every node the walk acts on holds a clock's or a display's name, `Timer.publish`, or a
+        // string literal (string arrays, text properties).
+        let landmarks = Landmarks(source, words: (Self.clockCallees.union(displayCalls).union(["Timer.publish", "\""])).map { Array($0.utf8) })
         tree.rootNode.walk(withAncestors: { node, path in
+            guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
                 // Error recovery can make a declaration of broken code (`valet tips = [...]`): only

@@ -69,7 +69,13 @@ public struct RuleEngine: Sendable {
         triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty))
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
         displayCallWords = WordSet(displayCalls)
+        let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
+        walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
     }
+
+    /// The names `analyze`'s walk reports: the components and the label components. A subtree
+    /// without one of them holds nothing to report (nor needs a protected declaration's skip).
+    private let walkWords: [[UInt8]]
 
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
@@ -138,7 +144,10 @@ public struct RuleEngine: Sendable {
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
         let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
+        let landmarks = Landmarks(tree.source, words: walkWords)
         tree.rootNode.walk(withAncestors: { node, path in
+            // Everything this walk reports holds one of the names it matches.
+            guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
                 if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {

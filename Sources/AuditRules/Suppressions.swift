@@ -23,10 +23,11 @@ public struct Suppression: Hashable, Sendable, Codable {
     static func collect(in tree: Tree) -> [Suppression] {
         var result: [Suppression] = []
         let source = tree.source
-        let marker = Array("loadaudit:".utf8)
         // Most files have no suppression: one byte search instead of a walk over every comment.
-        guard source.contains(marker) else { return [] }
+        let markers = Landmarks(source, words: [Array("loadaudit:".utf8)])
+        guard markers.anyStart(in: 0..<source.bytes.count) else { return [] }
         tree.rootNode.walk { node in
+            guard markers.anyStart(in: node.byteRange) else { return false }
             guard node.type == "comment" else { return true }
             let text = node.text.trimmingCharacters(in: .whitespaces)
             guard text.contains("loadaudit:"),

@@ -7,22 +7,33 @@ import Darwin
 /// The UTF-8 bytes a tree was parsed from, with a line index for turning byte offsets into positions
 /// that people read: 1-based lines, and 1-based columns that count Unicode code points (a tab is one).
 public struct SourceText: Sendable {
-    /// Whether the bytes contain `needle` (memchr for its first byte, then memcmp: glibc's memmem is
-    /// not visible to Swift without _GNU_SOURCE).
+    /// Whether the bytes contain `needle`.
     public func contains(_ needle: [UInt8]) -> Bool {
-        guard let head = needle.first, needle.count <= bytes.count else { return needle.isEmpty }
-        return bytes.withUnsafeBytes { haystack in
+        if needle.isEmpty { return true }
+        var found = false
+        forEachOccurrence(of: needle) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// The offset of every occurrence of `needle`, overlapping ones too, in order, until `body` returns
+    /// false. With memchr for the first byte, then memcmp: glibc's memmem is not visible to Swift
+    /// without _GNU_SOURCE.
+    public func forEachOccurrence(of needle: [UInt8], _ body: (Int) -> Bool) {
+        guard let head = needle.first, needle.count <= bytes.count else { return }
+        bytes.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { pattern in
                 let base = haystack.baseAddress!
                 let last = haystack.count - pattern.count
                 var position = 0
                 while position <= last {
-                    guard let hit = memchr(base + position, Int32(head), last - position + 1) else { return false }
+                    guard let hit = memchr(base + position, Int32(head), last - position + 1) else { return }
                     let offset = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return true }
+                    if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0, !body(offset) { return }
                     position = offset + 1
                 }
-                return false
             }
         }
     }
@@ -117,4 +128,32 @@ public struct TextPosition: Hashable, Comparable, Sendable, Codable, CustomStrin
     }
 
     public var description: String { "\(line):\(column)" }
+}
+
+/// Where some words start in a source. A walk that looks only for nodes holding one of the words
+/// skips every subtree whose range holds none: walking whole trees is most of the work on a parsed file.
+public struct Landmarks: Sendable {
+    /// Sorted byte offsets.
+    private let offsets: [Int]
+
+    public init(_ source: SourceText, words: some Sequence<[UInt8]>) {
+        var offsets: [Int] = []
+        for word in Set(words) {
+            source.forEachOccurrence(of: word) { offset in
+                offsets.append(offset)
+                return true
+            }
+        }
+        self.offsets = offsets.sorted()
+    }
+
+    /// Whether one of the words starts inside `range`.
+    public func anyStart(in range: Range<Int>) -> Bool {
+        var low = 0, high = offsets.count
+        while low < high {
+            let middle = (low + high) / 2
+            if offsets[middle] < range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        return low < offsets.count && offsets[low] < range.upperBound
+    }
 }
