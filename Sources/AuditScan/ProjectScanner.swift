@@ -121,9 +121,13 @@ public struct ProjectScanner {
                         toParse.append(index)
                     }
                 }
+                // Largest first: a round ends when its last file is parsed, and a large file taken last
+                // would leave the other workers idle until it is done.
+                toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
                 for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse }) {
                     outcomes[index] = outcome
                 }
+                trace?("round \(round): parsed (at \(elapsed()))")
             }
         }
 
