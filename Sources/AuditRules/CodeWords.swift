@@ -32,6 +32,14 @@ public struct CodeWords: Sendable {
 
     /// Whether `word` (one name) is used in code.
     public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
+
+    /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
+    /// comments and strings, or in a comment for a name in `commentNames` (the suppression marker's).
+    func usesAnyInCode(_ words: WordSet, orInComments commentNames: Set<UInt64> = []) -> Bool {
+        words.words.contains { parts in
+            !parts.isEmpty && parts.allSatisfy { code.contains($0) || (commentNames.contains($0) && comments.contains($0)) }
+        }
+    }
 }
 
 /// Takes the tokens of `CodeScanner`, one at a time.

@@ -279,10 +279,12 @@ extension SourceSignature {
         // Nor is a raw identifier without a letter or digit (`` `***` ``, Swift 6): no rule asks about one.
         tree.rootNode.walk { node in
             if node.isError || node.isMissing { return false }
-            let cutOrEmpty = node.startByte == node.endByte || !RotationFacts.isWholeWord(node) || WordSet.parts(of: node.text).isEmpty
-            if node.type == "simple_identifier" || node.type == "type_identifier", !cutOrEmpty {
+            guard node.type == "simple_identifier" || node.type == "type_identifier",
+                  node.startByte < node.endByte, RotationFacts.isWholeWord(node) else { return true }
+            let parts = WordSet.parts(of: node.text)
+            if !parts.isEmpty {
                 if !mentions(node.text) { denied.append("identifier \(node.text) at byte \(node.startByte)") }
-                if let codeWords, !WordSet.parts(of: node.text).allSatisfy(codeWords.code.contains) {
+                if let codeWords, !parts.allSatisfy(codeWords.code.contains) {
                     denied.append("identifier \(node.text) at byte \(node.startByte): taken for a comment or a string")
                 }
             }

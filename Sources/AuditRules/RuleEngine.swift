@@ -107,10 +107,7 @@ public struct RuleEngine: Sendable {
     public func isRelevantOnSight(_ signature: SourceSignature, source: SourceText) -> Bool {
         if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
         guard signature.mentionsAny(triggerWordSet) else { return false }
-        guard let words = CodeWords(bytes: source.bytes) else { return true }
-        return triggerWordSet.words.contains { parts in
-            !parts.isEmpty && parts.allSatisfy { words.code.contains($0) || (Self.commentTriggerParts.contains($0) && words.comments.contains($0)) }
-        }
+        return CodeWords(bytes: source.bytes)?.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts) ?? true
     }
 
     /// The suppression marker's name: a trigger in comments too.

@@ -79,8 +79,7 @@ public final class SourceSignature: Sendable {
     /// call named in a doc comment): the careful look (`CodeWords`), taken when first asked. Only a
     /// look that finished can say no; ask it last, after the cheap questions.
     public func mayUseInCode(_ words: WordSet) -> Bool {
-        guard let code = deferredCodeWords.value?.code else { return true }
-        return words.words.contains { parts in !parts.isEmpty && parts.allSatisfy(code.contains) }
+        deferredCodeWords.value?.usesAnyInCode(words) ?? true
     }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
