@@ -86,7 +86,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
     }
 
-    init(tree: Tree, file: String, displayCalls: Set<String>, hints: Hints = .everything) {
+    init(tree: Tree, file: String, displayCalls: Set<String>, skipsUnmarkedSubtrees: Bool = true, hints: Hints = .everything) {
         guard !hints.isEmpty else { return }
         let source = tree.source
         func place(_ name: String, _ node: Node) -> Place {
@@ -100,7 +100,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
         // Every node the walk acts on holds a clock's or a display's name, `Timer.publish`, or a
         // string literal (string arrays, text properties).
-        let landmarks = Landmarks(source, words: (Self.clockCallees.union(displayCalls).union(["Timer.publish", "\""])).map { Array($0.utf8) })
+        let landmarks = skipsUnmarkedSubtrees
+            ? Landmarks(source, words: (Self.clockCallees.union(displayCalls).union(["Timer.publish", "\""])).map { Array($0.utf8) }) : .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {

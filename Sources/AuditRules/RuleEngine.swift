@@ -61,8 +61,10 @@ public struct RuleEngine: Sendable {
     public let ruleSet: RuleSet
     private let rulesByComponent: [String: [Rule]]
 
-    public init(ruleSet: RuleSet) {
+    /// `skipsUnmarkedSubtrees: false` walks whole trees, as a check that skipping changes nothing.
+    public init(ruleSet: RuleSet, skipsUnmarkedSubtrees: Bool = true) {
         self.ruleSet = ruleSet
+        self.skipsUnmarkedSubtrees = skipsUnmarkedSubtrees
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
@@ -76,6 +78,7 @@ public struct RuleEngine: Sendable {
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
     /// without one of them holds nothing to report (nor needs a protected declaration's skip).
     private let walkWords: [[UInt8]]
+    private let skipsUnmarkedSubtrees: Bool
 
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
@@ -141,7 +144,7 @@ public struct RuleEngine: Sendable {
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
         let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
-        let landmarks = Landmarks(tree.source, words: walkWords)
+        let landmarks = skipsUnmarkedSubtrees ? Landmarks(tree.source, words: walkWords) : .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             // Everything this walk reports holds one of the names it matches.
             guard landmarks.anyStart(in: node.byteRange) else { return false }
@@ -187,9 +190,9 @@ public struct RuleEngine: Sendable {
             imports: facts.imports,
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
-            suppressions: Suppression.collect(in: tree),
+            suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
             rotation: rotatingRules.isEmpty ? nil : RotationFacts(
-                tree: tree, file: file, displayCalls: displayCalls,
+                tree: tree, file: file, displayCalls: displayCalls, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees,
                 hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything)
         )
     }

@@ -20,14 +20,15 @@ public struct Suppression: Hashable, Sendable, Codable {
         pattern: #"^//+\s*loadaudit:(ignore-file|ignore)\s+([A-Za-z0-9_-]+(?:\s*,\s*[A-Za-z0-9_-]+)*)\s*(?:-+\s*(.*))?$"#)
 
     /// The suppressions among a file's comments.
-    static func collect(in tree: Tree) -> [Suppression] {
+    static func collect(in tree: Tree, skipsUnmarkedSubtrees: Bool = true) -> [Suppression] {
         var result: [Suppression] = []
         let source = tree.source
         // Most files have no suppression: one byte search instead of a walk over every comment.
         let markers = Landmarks(source, words: [Array("loadaudit:".utf8)])
         guard markers.anyStart(in: 0..<source.bytes.count) else { return [] }
+        let landmarks = skipsUnmarkedSubtrees ? markers : .everywhere
         tree.rootNode.walk { node in
-            guard markers.anyStart(in: node.byteRange) else { return false }
+            guard landmarks.anyStart(in: node.byteRange) else { return false }
             guard node.type == "comment" else { return true }
             let text = node.text.trimmingCharacters(in: .whitespaces)
             guard text.contains("loadaudit:"),

@@ -107,17 +107,7 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// finds: checked on every fixture, every input the fuzzer once failed on (fuzz/regressions),
     /// and every file of the generated rotation projects.
     func testSignaturesNeverDenyWhatTheParserFinds() throws {
-        var files: [URL] = []
-        for folder in ["fixtures", "fuzz/regressions"] {
-            files += try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path)
-                .filter { $0.hasSuffix(".swift") }.map { Self.repository.appendingPathComponent("\(folder)/\($0)") }
-        }
-        var trees: [URL] = []
-        for seed in 1...8 {
-            let tree = try rotationProject(seed: UInt64(seed))
-            trees.append(tree)
-            files += try FileManager.default.contentsOfDirectory(at: tree, includingPropertiesForKeys: nil)
-        }
+        let (files, trees) = try checkedFiles()
         defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
         let engine = RuleEngine(ruleSet: .builtIn())
         let parser = try Parser()
@@ -131,6 +121,73 @@ final class PrefilterAndCacheTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 60)
+    }
+
+    /// Every fixture, every input the fuzzer once failed on, and every file of eight generated
+    /// rotation projects (in folders the caller removes).
+    func checkedFiles() throws -> (files: [URL], trees: [URL]) {
+        var files: [URL] = []
+        for folder in ["fixtures", "fuzz/regressions"] {
+            files += try FileManager.default.subpathsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path)
+                .filter { $0.hasSuffix(".swift") }.map { Self.repository.appendingPathComponent("\(folder)/\($0)") }
+        }
+        var trees: [URL] = []
+        for seed in 1...8 {
+            let tree = try rotationProject(seed: UInt64(seed))
+            trees.append(tree)
+            files += try FileManager.default.contentsOfDirectory(at: tree, includingPropertiesForKeys: nil)
+        }
+        return (files, trees)
+    }
+
+    /// The engine's walks skip subtrees that hold none of the words they act on: a file's analysis
+    /// (candidates, suppressions, rotation facts) must be what walking the whole tree gives.
+    func testWalksThatSkipUnmarkedSubtreesFindWhatWholeWalksFind() throws {
+        let (files, trees) = try checkedFiles()
+        defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
+        let skipping = RuleEngine(ruleSet: .builtIn()), whole = RuleEngine(ruleSet: .builtIn(), skipsUnmarkedSubtrees: false)
+        let parser = try Parser()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Suppressions deep inside declarations, which no fixture has.
+        let suppressed = """
+            import SwiftUI
+
+            // loadaudit:ignore-file loading-dots
+            struct Screen: View {
+                var body: some View {
+                    VStack {
+                        // loadaudit:ignore raw-progress-view - shown for a moment only
+                        ProgressView()
+                        if true {
+                            Text("Saving") // loadaudit:ignore loading-label-style
+                        }
+                    }
+                }
+            }
+            """
+        var sources = [(name: "Suppressed.swift", bytes: Array(suppressed.utf8))]
+        for file in files { sources.append((file.path, [UInt8](try Data(contentsOf: file)))) }
+        var candidates = 0, suppressions = 0, rotationFacts = 0
+        for (name, bytes) in sources {
+            let signature = SourceSignature(bytes: bytes)
+            guard signature.firstInvalidUTF8Offset == nil else { continue }
+            let tree = try parser.parse(SourceText(bytes: bytes))
+            let skipped = skipping.analyze(tree: tree, file: name, signature: signature)
+            let walked = whole.analyze(tree: tree, file: name, signature: signature)
+            XCTAssertEqual(skipped.candidates.map(\.finding), walked.candidates.map(\.finding), name)
+            XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.module }, walked.candidates.map { $0.moduleCheck?.module }, name)
+            XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.fileImports }, walked.candidates.map { $0.moduleCheck?.fileImports }, name)
+            XCTAssertEqual(skipped.suppressions, walked.suppressions, name)
+            XCTAssertEqual(try encoder.encode(skipped.rotation), try encoder.encode(walked.rotation), name)
+            candidates += walked.candidates.count
+            suppressions += walked.suppressions.count
+            rotationFacts += walked.rotation.map { $0.stringArrays.count + $0.textProperties.count + $0.timedAssignments.count + $0.displays.count } ?? 0
+        }
+        // The files hold something of each kind to find.
+        XCTAssertGreaterThan(candidates, 100)
+        XCTAssertEqual(suppressions, 3)
+        XCTAssertGreaterThan(rotationFacts, 50)
     }
 
     /// The same check on any tree: `LOADAUDIT_SIGNATURE_TREE=~/src/SomeApp swift test --filter
