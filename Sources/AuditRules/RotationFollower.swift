@@ -137,7 +137,10 @@ public struct RotationFollower: Sendable {
         init(all: [SourceSignature], displayCalls: WordSet) {
             enumFiles = all.filter(RotationFollower.mayHoldTextEnum)
             displayFiles = all.filter { $0.mentionsAny(displayCalls) }
+            self.displayCalls = displayCalls
         }
+
+        private let displayCalls: WordSet
 
         mutating func mayShow(_ assignment: ClockReach.CaseAssignment) -> Bool {
             if let known = answers[assignment] { return known }
@@ -169,8 +172,10 @@ public struct RotationFollower: Sendable {
 
         private mutating func mayShow(_ pair: Pair) -> Bool {
             if let known = shown[pair] { return known }
+            // A file that names the display call only in comments and strings shows nothing (asked last).
             let answer = displayFiles.contains { file in
                 file.mentions(hash: pair.state) && (pair.property.map { file.accesses(hash: $0, of: pair.state) } ?? true)
+                    && file.mayUseInCode(displayCalls)
             }
             shown[pair] = answer
             return answer
@@ -193,10 +198,10 @@ public struct RotationFollower: Sendable {
         }
     }
 
-    /// `phase.message` for a state a clock switches between cases of an enum with that text property.
+    /// `phase.message` for a state a clock switches to a case of an enum with the text property `message`.
     static func accessesAText(_ signature: SourceSignature, _ known: Known) -> Bool {
-        known.phaseStates.contains { state in
-            signature.mentions(state) && known.textPropertyNames.contains { signature.accesses($0, of: state) }
+        known.phaseTexts.contains { state, properties in
+            signature.mentions(state) && properties.contains { signature.accesses($0, of: state) }
         }
     }
 
@@ -213,8 +218,9 @@ public struct RotationFollower: Sendable {
         var timedReads = Set<UInt64>()
         /// States a clock assigns from a parsed string array (kind 4).
         var statesFromArrays = Set<String>()
-        /// States a clock switches to a case of a known text enum (kind 3).
-        var phaseStates = Set<String>()
+        /// States a clock switches to a case of a known text enum (kind 3), each with the text
+        /// properties of the enums that have the case: what a display must read of it.
+        var phaseTexts: [String: Set<String>] = [:]
         /// Arrays the displays show (`tips[index]`, `tips.randomElement()`): the A files to parse last.
         var arrayNamesShown = Set<UInt64>()
         /// The names in the brackets of the displays' subscripts (`index` in `tips[index]`).
@@ -223,11 +229,13 @@ public struct RotationFollower: Sendable {
         init(_ facts: [RotationFacts], possibleArrays: Set<UInt64>) {
             var parsedArrays = Set<String>()
             var textPropertyCases = Set<String>()
+            var propertiesByCase: [String: Set<String>] = [:]
             for fact in facts {
                 parsedArrays.formUnion(fact.stringArrays.map(\.name))
                 for property in fact.textProperties {
                     textPropertyNames.insert(property.place.name)
                     textPropertyCases.formUnion(property.cases)
+                    for name in property.cases { propertiesByCase[name, default: []].insert(property.place.name) }
                 }
             }
             arrayHashes = possibleArrays.union(parsedArrays.map(NameHash.of))
@@ -237,7 +245,7 @@ public struct RotationFollower: Sendable {
                     timedStateHashes.insert(NameHash.of(assignment.state))
                     if let assigned = assignment.assignedCase {
                         timedCases.append((NameHash.of(assignment.state), NameHash.of(assigned)))
-                        if textPropertyCases.contains(assigned) { phaseStates.insert(assignment.state) }
+                        if let properties = propertiesByCase[assigned] { phaseTexts[assignment.state, default: []].formUnion(properties) }
                     }
                     timedReads.formUnion(assignment.readsNames.map(NameHash.of))
                     if assignment.readsNames.contains(where: parsedArrays.contains) { statesFromArrays.insert(assignment.state) }

@@ -31,6 +31,10 @@ public final class SourceSignature: Sendable {
     /// Pairs of names: a subscripted name with each name inside its brackets, a name with the name
     /// after a dot that follows it.
     private let pairs: WordFilter
+    /// Names anything may follow, as the lexer could not tell what does (a comment after the name
+    /// or after its dot): kept exactly, not in `pairs`, as one false "yes" there would pair the name
+    /// with every other name.
+    private let namesFollowedByAnything: Set<UInt64>
     /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
@@ -52,6 +56,7 @@ public final class SourceSignature: Sendable {
         subscripted = lexer.subscripted
         caseNames = lexer.caseNames
         pairs = lexer.pairs
+        namesFollowedByAnything = lexer.namesFollowedByAnything
         firstInvalidUTF8Offset = lexer.invalidOffset
         firstNULOffset = lexer.nulOffset
         byteCount = bytes.count
@@ -112,7 +117,7 @@ public final class SourceSignature: Sendable {
 
     /// The pair, or a pair with either side unknown (a comment in the way, `tips[0].message`).
     private func mayPair(_ first: UInt64, _ second: UInt64) -> Bool {
-        pairs.contains(WordHash.pair(first, second)) || pairs.contains(WordHash.pair(first, WordHash.anyName))
+        pairs.contains(WordHash.pair(first, second)) || namesFollowedByAnything.contains(first)
             || pairs.contains(WordHash.pair(WordHash.anyName, second))
     }
 
@@ -305,6 +310,7 @@ struct Lexer {
     var subscripted: WordFilter
     var caseNames: WordFilter
     var pairs: WordFilter
+    var namesFollowedByAnything = Set<UInt64>()
     var invalidOffset: Int?
     var nulOffset: Int?
     var sawStringArray = false
@@ -536,11 +542,11 @@ struct Lexer {
                 dotBase = (hash, next)
                 var after = next + 1
                 while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 || bytes[after] == 0x0A || bytes[after] == 0x0D { after += 1 }
-                if after < bytes.count, bytes[after] == UInt8(ascii: "/") { pairs.insert(WordHash.pair(hash, WordHash.anyName)) }
+                if after < bytes.count, bytes[after] == UInt8(ascii: "/") { namesFollowedByAnything.insert(hash) }
             case UInt8(ascii: "/"):
                 // A comment between a name and what follows is too rare to read through: say yes.
                 subscripted.insert(hash)
-                pairs.insert(WordHash.pair(hash, WordHash.anyName))
+                namesFollowedByAnything.insert(hash)
             default:
                 break
             }

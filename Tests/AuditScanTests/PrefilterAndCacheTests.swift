@@ -103,6 +103,112 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
 
+    /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
+    /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
+    func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("phase-comment-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let files = [
+            "Phase.swift": """
+                enum Phase {
+                    case warming, done
+                    var message: String {
+                        switch self {
+                        case .warming: return "Warming up the oven"
+                        case .done: return "Almost there"
+                        }
+                    }
+                }
+                """,
+            "Clock.swift": """
+                import Foundation
+
+                final class Oven {
+                    var phase = Phase.warming
+                    func start() {
+                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                            self.phase = .done
+                        }
+                    }
+                }
+                """,
+            "Log.swift": "/// Screens show `Text(phase.message)`; this only logs it.\nfunc log(_ phase: Phase) {\n    print(phase.message)\n}\n",
+        ]
+        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        final class Lines: @unchecked Sendable {
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func add(_ line: String) { lock.withLock { lines.append(line) } }
+            var all: [String] { lock.withLock { lines } }
+        }
+        let lines = Lines()
+        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        scanner.trace = { lines.add($0) }
+        _ = try scanner.scan([root.path])
+        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
+        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Clock.swift") }, "\(parsed)")
+        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Phase.swift") }, "\(parsed)")
+        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
+        // With a display that reads it, the three files make a finding.
+        try "import SwiftUI\n\nstruct OvenView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n"
+            .write(to: root.appendingPathComponent("OvenView.swift"), atomically: true, encoding: .utf8)
+        let shown = try report(root.path)
+        XCTAssertTrue(shown.contains("rotating-loading-message"), shown)
+        XCTAssertEqual(shown, try report(root.path, prefilter: false, jobs: 1))
+    }
+
+    /// A display of `phase.title` matters only if an enum with a case some clock gives `phase` has the
+    /// text property `title`: another enum's `title` (of `mood`) does not make it parsed.
+    func testADisplayReadsTheTextPropertyOfTheEnumWhoseCaseItsStateTakes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("phase-title-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        func textEnum(_ name: String, cases: [String], property: String) -> String {
+            "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var \(property): String {\n        switch self {\n"
+                + cases.map { "        case .\($0): return \"\($0.capitalized) for now\"\n" }.joined() + "        }\n    }\n}\n"
+        }
+        let files = [
+            "Phase.swift": textEnum("Phase", cases: ["warming", "done"], property: "message"),
+            "Mood.swift": textEnum("Mood", cases: ["calm", "angry"], property: "title"),
+            "Oven.swift": """
+                import Foundation
+
+                final class Oven {
+                    var phase = Phase.warming
+                    var mood = Mood.calm
+                    func start() {
+                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                            self.phase = .done
+                            self.mood = .angry
+                        }
+                    }
+                }
+                """,
+            "PhaseView.swift": "import SwiftUI\n\nstruct PhaseView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n",
+            "MoodView.swift": "import SwiftUI\n\nstruct MoodView: View {\n    let oven: Oven\n    var body: some View { Text(oven.mood.title) }\n}\n",
+            "MixedView.swift": "import SwiftUI\n\nstruct MixedView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.title) }\n}\n",
+        ]
+        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        final class Lines: @unchecked Sendable {
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func add(_ line: String) { lock.withLock { lines.append(line) } }
+            var all: [String] { lock.withLock { lines } }
+        }
+        let lines = Lines()
+        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        scanner.trace = { lines.add($0) }
+        let result = try scanner.scan([root.path])
+        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
+        for name in ["Phase", "Mood", "Oven", "PhaseView", "MoodView"] {
+            XCTAssertTrue(parsed.contains { $0.hasSuffix(": \(name).swift") }, "\(name): \(parsed)")
+        }
+        XCTAssertFalse(parsed.contains { $0.hasSuffix(": MixedView.swift") }, "\(parsed)")
+        XCTAssertEqual(Set(result.findings.filter { $0.ruleId == "rotating-loading-message" }.map(\.file)), ["PhaseView.swift", "MoodView.swift"])
+        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
+    }
+
     /// The lexer behind the prefilter must never deny a name or a rotation fact that the parser
     /// finds: checked on every fixture, every input the fuzzer once failed on (fuzz/regressions),
     /// and every file of the generated rotation projects.
@@ -379,6 +485,28 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertTrue(escaped.subscriptsAny(["tips"]))
         XCTAssertTrue(escaped.subscripts(NameHash.of("tips"), with: NameHash.of("index")))
         XCTAssertFalse(SourceSignature(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
+    }
+
+    /// A comment between a name and what follows hides what follows: the name pairs with any name,
+    /// and only that name does (kept exactly: a false "yes" would pair a name with everything).
+    func testACommentAfterANameLeavesItsMemberOrSubscriptOpen() {
+        let commented = SourceSignature(bytes: Array("""
+            Text(phase // the current one
+                .message)
+            Text(state./* which */ title)
+            Text(tips /* of the day */ [index])
+            let options = ViewState(state: .adding)
+            """.utf8))
+        XCTAssertTrue(commented.accesses("message", of: "phase"))
+        XCTAssertTrue(commented.accesses("title", of: "state"))
+        XCTAssertTrue(commented.accesses("anything", of: "state"), "the comment after the dot may hide any member")
+        XCTAssertTrue(commented.subscriptsAny(["tips"]))
+        XCTAssertTrue(commented.subscripts(NameHash.of("tips"), with: NameHash.of("index")))
+        let plain = SourceSignature(bytes: Array("let options = ViewState(state: .adding, mode: .full)\nText(phase.message)\n".utf8))
+        for member in ["message", "title", "errorDescription", "name", "id", "description", "rawValue"] {
+            XCTAssertFalse(plain.accesses(member, of: "state"), "`state:` is a label: nothing follows it with a dot")
+        }
+        XCTAssertFalse(plain.accesses("title", of: "phase"))
     }
 
     func testTheSignatureFindsEveryStringArrayAndMostNonArrays() {
