@@ -114,6 +114,8 @@ public struct ClockReach: Sendable, Equatable {
             case afterDot
             case afterType
             case afterTypeDot
+            /// The name of a case it may pick, unless a `(` right after it makes it a call.
+            case afterName(UInt64, start: Int)
         }
         var caseValue: (at: Int, state: UInt64?, step: CaseValue)?
         /// The bracket depths of the assignments whose right side is still being read.
@@ -133,6 +135,7 @@ public struct ClockReach: Sendable, Equatable {
             var builder = Builder(source: bytes)
             let finished = CodeScanner.scan(bytes, &builder)
             guard finished, !builder.broken, builder.stack.isEmpty else { return nil }
+            builder.finishCase()
             return builder.reach(fileLength: bytes.count)
         }
 
@@ -235,13 +238,27 @@ public struct ClockReach: Sendable, Equatable {
                 caseValue = (at, state, .afterType)
             case (.afterType, .punctuation(let byte, _)) where byte == UInt8(ascii: "."):
                 caseValue = (at, state, .afterTypeDot)
-            case (.afterDot, .name(let hash, _, _)), (.afterTypeDot, .name(let hash, _, _)):
+            case (.afterDot, .name(let hash, let start, _)), (.afterTypeDot, .name(let hash, let start, _)):
+                caseValue = (at, state, .afterName(hash, start: start))
+            case (.afterName(_, let start), .punctuation(let byte, let position))
+                where byte == UInt8(ascii: "(") && source[start..<position].allSatisfy({ Lexer.isNameByte[Int($0)] }):
+                // `.init(…)`, `.failed(error)`: a call, which `RotationFacts.caseName` never takes for a case.
+                break
+            case (.afterName(let hash, _), _):
                 found(hash)
             case (.afterDot, _), (.afterTypeDot, _):
                 found(nil)  // `= .`, then something the lexer cannot name: any case.
             default:
                 break
             }
+        }
+
+        /// A case name read last in the file has nothing after it to make it a call.
+        mutating func finishCase() {
+            if let (at, state, step) = caseValue, case .afterName(let hash, _) = step {
+                caseAssignments.append((at, CaseAssignment(state: state, caseName: hash)))
+            }
+            caseValue = nil
         }
 
         /// Whether an expression goes on past a line break that follows `token` (`x =`, `a +`, `b.`).

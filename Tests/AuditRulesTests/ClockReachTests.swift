@@ -157,10 +157,34 @@ final class ClockReachTests: XCTestCase {
             .init(state: NameHash.of("phase"), caseName: NameHash.of("fetching")),
             .init(state: NameHash.of("mode"), caseName: NameHash.of("compact")),
             .init(state: nil, caseName: NameHash.of("other")),
-            .init(state: NameHash.of("count"), caseName: NameHash.of("maximum")),
             .init(state: NameHash.of("label"), caseName: NameHash.of("done")),
         ]
-        XCTAssertEqual(found.caseAssignments, expected)
+        XCTAssertEqual(found.caseAssignments, expected, "`Limits.maximum(3)` is a call, no case")
+    }
+
+    /// `RotationFacts.caseName` reads `.name` and `Type.name`, never a call: `.init(…)` and
+    /// `.failed(error)` pick no case. A `(` after a blank or a line break may be no call: kept.
+    func testACallPicksNoCase() throws {
+        let text = """
+            Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in
+                tabs = .init(selection: 0)
+                status = .failed(error)
+                mode = Mode.init(rawValue: 2)
+                step = .next (1)
+                phase = .done
+                (count) += 1
+                banner = .shown
+            }
+            state = .last
+            """
+        let found = try reach(text)
+        XCTAssertEqual(found.caseAssignments, [
+            .init(state: NameHash.of("step"), caseName: NameHash.of("next")),
+            .init(state: NameHash.of("phase"), caseName: NameHash.of("done")),
+            .init(state: NameHash.of("banner"), caseName: NameHash.of("shown")),
+        ])
+        let last = try reach("try? await Task.sleep(for: .seconds(1))\nphase = .done")
+        XCTAssertEqual(last.caseAssignments, [.init(state: NameHash.of("phase"), caseName: NameHash.of("done"))], "a case as the file's last word")
     }
 
     func testTextPropertyNamesAreTheComputedPropertiesThatSwitchToStrings() throws {
@@ -233,7 +257,7 @@ final class ClockReachTests: XCTestCase {
             """
         let found = try reach(text)
         let expected: [ClockReach.CaseAssignment] = [
-            .init(state: NameHash.of("phase"), caseName: NameHash.of("loading")),
+            // `phase = .loading(first)` is a call: no case.
             .init(state: NameHash.of("phase"), caseName: NameHash.of("failed")),
             .init(state: NameHash.of("mode"), caseName: NameHash.of("retrying")),
             .init(state: NameHash.of("step"), caseName: NameHash.of("next")),
