@@ -115,10 +115,9 @@ public final class SourceSignature: Sendable {
     public func accesses(_ member: String, of base: String) -> Bool { mayPair(NameHash.of(base), NameHash.of(member)) }
     public func accesses(hash member: UInt64, of base: UInt64) -> Bool { mayPair(base, member) }
 
-    /// The pair, or a pair with either side unknown (a comment in the way, `tips[0].message`).
+    /// The pair, or the first name followed by something the lexer could not read (a comment).
     private func mayPair(_ first: UInt64, _ second: UInt64) -> Bool {
         pairs.contains(WordHash.pair(first, second)) || namesFollowedByAnything.contains(first)
-            || pairs.contains(WordHash.pair(WordHash.anyName, second))
     }
 
     /// Whether the file may declare an enum case named one of `words`.
@@ -291,9 +290,6 @@ struct WordHash {
         hash.state = first ^ (second &* 0x9E37_79B9_7F4A_7C15)
         return hash.value
     }
-
-    /// Stands for any second name where the lexer cannot tell which (a comment in the way).
-    static let anyName: UInt64 = 0x5bd1_e995_5bd1_e995
 
     var value: UInt64 {
         var mixed = state
@@ -514,13 +510,9 @@ struct Lexer {
         } else if inCaseList, !afterDot {
             caseNames.insert(hash)
         }
+        // `tips[0].message` or `f().message` pairs with nothing: the parser reads `Text(tips[0].message)`
+        // as showing a value, not a state's property (`RotationFacts.shown`), and no round asks the pair.
         if afterDot, let base = dotBase, base.at == dotAt { pairs.insert(WordHash.pair(base.hash, hash)) }
-        if afterDot {
-            // `tips[0].message`, `(phase).message`: the base is no single name before the dot.
-            var before = dotAt - 1
-            while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x09 || bytes[before] == 0x0A || bytes[before] == 0x0D { before -= 1 }
-            if before >= 0, bytes[before] == UInt8(ascii: "]") || bytes[before] == UInt8(ascii: ")") { pairs.insert(WordHash.pair(WordHash.anyName, hash)) }
-        }
         for open in openSubscripts { pairs.insert(WordHash.pair(open.base, hash)) }
         subscriptBase = nil
         dotBase = nil

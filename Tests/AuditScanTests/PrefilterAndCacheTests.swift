@@ -509,6 +509,35 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertFalse(plain.accesses("title", of: "phase"))
     }
 
+    /// The lexer pairs a member only with the name right before its dot: the parser shows a member of
+    /// a call or a subscript (`tips[0].message`, `model().title`) as a value, which no round asks
+    /// about by pair, and a member of a parenthesized name pairs with that name.
+    func testAMemberOfACallOrSubscriptIsShownAsAValue() throws {
+        let text = """
+            import SwiftUI
+
+            struct TipView: View {
+                var body: some View {
+                    VStack {
+                        Text(tips[0].message)
+                        Text(model().title)
+                        Text((phase).label)
+                        Text(oven.phase?.caption)
+                    }
+                }
+            }
+            """
+        let tree = try Parser().parse(SourceText(text))
+        let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
+        XCTAssertEqual(facts.displays.map(\.shown), [.value("message"), .value("title"), .value("label"), .property(base: "phase", property: "caption")])
+        let signature = SourceSignature(bytes: Array(text.utf8))
+        XCTAssertTrue(signature.accesses("caption", of: "phase"))
+        XCTAssertTrue(signature.accesses("label", of: "phase"), "past the closing parenthesis")
+        XCTAssertFalse(signature.accesses("message", of: "state"))
+        XCTAssertFalse(signature.accesses("title", of: "model"))
+        XCTAssertEqual(signature.denials(tree: tree, facts: facts), [])
+    }
+
     func testTheSignatureFindsEveryStringArrayAndMostNonArrays() {
         let arrays = [
             "let tips = [\"One\", \"Two\"]",
