@@ -75,40 +75,51 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
     }
 
+    /// A new temporary folder with `files` (name: text); the caller removes it.
+    func project(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("project-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return root
+    }
+
+    /// Scans `root` with the trace on: the result, and the display paths of the files it parsed.
+    func scanTracingParses(_ root: URL) throws -> (result: ScanResult, parsed: Set<String>) {
+        final class Parsed: @unchecked Sendable {
+            private let lock = NSLock()
+            private var paths = Set<String>()
+            func add(_ line: String) {
+                guard line.hasPrefix("parsed"), let path = line.components(separatedBy: " bytes: ").last else { return }
+                lock.withLock { _ = paths.insert(path) }
+            }
+            var all: Set<String> { lock.withLock { paths } }
+        }
+        let parsed = Parsed()
+        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        scanner.trace = { parsed.add($0) }
+        let result = try scanner.scan([root.path])
+        return (result, parsed.all)
+    }
+
     /// A file that names the display call only in a comment (`Text(tips[index])` in a doc comment)
     /// holds no display: the rounds do not parse it for one. The file that shows the tips is parsed.
     func testADisplayCallNamedOnlyInACommentDoesNotMakeAFileParsed() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("display-comment-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let files = [
             "Tips.swift": "let tips = [\"Warming up the oven\", \"Almost there\"]\n",
             "Docs.swift": "/// The screen shows `Text(tips[index])`, one tip at a time.\nfunc tip(_ tips: [String], index: Int) -> String {\n    tips[index]\n}\n",
             "Shown.swift": "import SwiftUI\n\nstruct TipView: View {\n    let index: Int\n    var body: some View {\n        Text(tips[index])\n    }\n}\n",
         ]
-        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        final class Lines: @unchecked Sendable {
-            private let lock = NSLock()
-            private var lines: [String] = []
-            func add(_ line: String) { lock.withLock { lines.append(line) } }
-            var all: [String] { lock.withLock { lines } }
-        }
-        let lines = Lines()
-        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
-        scanner.trace = { lines.add($0) }
-        _ = try scanner.scan([root.path])
-        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
-        XCTAssertTrue(parsed.contains { $0.hasSuffix(": Shown.swift") }, "\(parsed)")
-        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Docs.swift") }, "\(parsed)")
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertTrue(parsed.contains("Shown.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Docs.swift"), "\(parsed)")
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
 
     /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
     /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
     func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("phase-comment-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let files = [
             "Phase.swift": """
                 enum Phase {
@@ -135,20 +146,11 @@ final class PrefilterAndCacheTests: XCTestCase {
                 """,
             "Log.swift": "/// Screens show `Text(phase.message)`; this only logs it.\nfunc log(_ phase: Phase) {\n    print(phase.message)\n}\n",
         ]
-        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        final class Lines: @unchecked Sendable {
-            private let lock = NSLock()
-            private var lines: [String] = []
-            func add(_ line: String) { lock.withLock { lines.append(line) } }
-            var all: [String] { lock.withLock { lines } }
-        }
-        let lines = Lines()
-        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
-        scanner.trace = { lines.add($0) }
-        _ = try scanner.scan([root.path])
-        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
-        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Clock.swift") }, "\(parsed)")
-        XCTAssertFalse(parsed.contains { $0.hasSuffix(": Phase.swift") }, "\(parsed)")
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertFalse(parsed.contains("Clock.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Phase.swift"), "\(parsed)")
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
         // With a display that reads it, the three files make a finding.
         try "import SwiftUI\n\nstruct OvenView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n"
@@ -161,9 +163,6 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// A display of `phase.title` matters only if an enum with a case some clock gives `phase` has the
     /// text property `title`: another enum's `title` (of `mood`) does not make it parsed.
     func testADisplayReadsTheTextPropertyOfTheEnumWhoseCaseItsStateTakes() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("phase-title-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         func textEnum(_ name: String, cases: [String], property: String) -> String {
             "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var \(property): String {\n        switch self {\n"
                 + cases.map { "        case .\($0): return \"\($0.capitalized) for now\"\n" }.joined() + "        }\n    }\n}\n"
@@ -189,22 +188,13 @@ final class PrefilterAndCacheTests: XCTestCase {
             "MoodView.swift": "import SwiftUI\n\nstruct MoodView: View {\n    let oven: Oven\n    var body: some View { Text(oven.mood.title) }\n}\n",
             "MixedView.swift": "import SwiftUI\n\nstruct MixedView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.title) }\n}\n",
         ]
-        for (name, text) in files { try text.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        final class Lines: @unchecked Sendable {
-            private let lock = NSLock()
-            private var lines: [String] = []
-            func add(_ line: String) { lock.withLock { lines.append(line) } }
-            var all: [String] { lock.withLock { lines } }
-        }
-        let lines = Lines()
-        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
-        scanner.trace = { lines.add($0) }
-        let result = try scanner.scan([root.path])
-        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (result, parsed) = try scanTracingParses(root)
         for name in ["Phase", "Mood", "Oven", "PhaseView", "MoodView"] {
-            XCTAssertTrue(parsed.contains { $0.hasSuffix(": \(name).swift") }, "\(name): \(parsed)")
+            XCTAssertTrue(parsed.contains("\(name).swift"), "\(name): \(parsed)")
         }
-        XCTAssertFalse(parsed.contains { $0.hasSuffix(": MixedView.swift") }, "\(parsed)")
+        XCTAssertFalse(parsed.contains("MixedView.swift"), "\(parsed)")
         XCTAssertEqual(Set(result.findings.filter { $0.ruleId == "rotating-loading-message" }.map(\.file)), ["PhaseView.swift", "MoodView.swift"])
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
