@@ -21,6 +21,8 @@ import SwiftSyntaxQueries
 import TreeSitter
 
 private let engine = RuleEngine(ruleSet: .builtIn())
+/// Walks whole trees: the reference for the engine's walks, which skip subtrees without their words.
+private let wholeWalks = RuleEngine(ruleSet: .builtIn(), skipsUnmarkedSubtrees: false)
 private var parser: Parser?
 private var hangsSeen = 0
 private let maximumPasses = 8
@@ -111,6 +113,11 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     if !denied.isEmpty { fail("the signature denies what the parser finds: \(denied.prefix(3))") }
     if engine.analyze(tree: tree, file: "Fuzz.swift", signature: signature).rotation != analysis.rotation {
         fail("the signature's hints changed the rotation facts")
+    }
+    let whole = wholeWalks.analyze(tree: tree, file: "Fuzz.swift")
+    if whole.candidates.map(\.finding) != analysis.candidates.map(\.finding) || whole.suppressions != analysis.suppressions
+        || whole.rotation != analysis.rotation {
+        fail("walks that skip unmarked subtrees found something else than whole walks")
     }
     let context = ProjectContext([analysis])
     let findings = engine.resolve(analysis, in: context)

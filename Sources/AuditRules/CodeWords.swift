@@ -164,8 +164,10 @@ enum CodeScanner {
             switch current {
             case UInt8(ascii: "/"):
                 // The pinned grammar reads `x!// note` as the operator `!//` and `note` as code, where Swift
-                // starts a comment: when an operator character touches `//` or `/*`, give up.
-                if index > 0, isOperator[Int(bytes[index - 1])], byte(at: index + 1) == UInt8(ascii: "/") || byte(at: index + 1) == UInt8(ascii: "*") {
+                // starts a comment, and `a.// note` as the operator `.//` (found by the fuzzer): when an
+                // operator character or a dot touches `//` or `/*`, give up.
+                if index > 0, isOperator[Int(bytes[index - 1])] || bytes[index - 1] == UInt8(ascii: "."),
+                   byte(at: index + 1) == UInt8(ascii: "/") || byte(at: index + 1) == UInt8(ascii: "*") {
                     return false
                 }
                 if byte(at: index + 1) == UInt8(ascii: "/") {

@@ -55,6 +55,9 @@ final class CodeWordsTests: XCTestCase {
             "let s = \"\"\"\n  a\n  b = \"\"\"\nProgressView()",  // a block string closed after text on its line
             "let y = x!// ProgressView()",  // the pinned grammar reads the operator `!//`, then code
             "let y = w+/* ProgressView() */ 1",  // the same with a block comment
+            "let y = a.// ProgressView()\n    count",  // the pinned grammar reads the operator `.//`, then code
+            ".//  ProgressView.swift",  // the same at a line's start
+            "let y = a./* ProgressView() */count",
             "let x = 1 //* ProgressView()",  // the pinned grammar reads the operator `//*`, then code
             "//***** ProgressView() *****",  // the same at a line's start, a banner comment
             "let x = 1 ///* ProgressView()",
