@@ -230,7 +230,7 @@ public struct ClockReach: Sendable, Equatable {
         mutating func readCase(_ token: CodeScanner.Token) {
             guard let (at, state, step) = caseValue else { return }
             caseValue = nil
-            func found(_ name: UInt64?) { caseAssignments.append((at, CaseAssignment(state: state, caseName: name))) }
+            func found(_ name: UInt64?) { noteCase(at: at, state: state, name: name) }
             switch (step, token) {
             case (.start, .punctuation(let byte, _)) where byte == UInt8(ascii: "."):
                 caseValue = (at, state, .afterDot)
@@ -255,10 +255,12 @@ public struct ClockReach: Sendable, Equatable {
 
         /// A case name read last in the file has nothing after it to make it a call.
         mutating func finishCase() {
-            if let (at, state, step) = caseValue, case .afterName(let hash, _) = step {
-                caseAssignments.append((at, CaseAssignment(state: state, caseName: hash)))
-            }
+            if let (at, state, step) = caseValue, case .afterName(let hash, _) = step { noteCase(at: at, state: state, name: hash) }
             caseValue = nil
+        }
+
+        mutating func noteCase(at: Int, state: UInt64?, name: UInt64?) {
+            caseAssignments.append((at, CaseAssignment(state: state, caseName: name)))
         }
 
         /// Whether an expression goes on past a line break that follows `token` (`x =`, `a +`, `b.`).

@@ -86,7 +86,15 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
     }
 
-    init(tree: Tree, file: String, displayCalls: Set<String>, skipsUnmarkedSubtrees: Bool = true, hints: Hints = .everything) {
+    /// The words every node the walk acts on holds: a clock's or a display's name, `Timer.publish`, or
+    /// a string literal's quote (string arrays, text properties).
+    static func walkWords(displayCalls: Set<String>) -> [[UInt8]] {
+        clockCallees.union(displayCalls).union(["Timer.publish", "\""]).map { Array($0.utf8) }
+    }
+
+    /// `walkWords` (from `walkWords(displayCalls:)`, computed once by the engine) lets the walk skip
+    /// the subtrees that hold none of them; nil walks the whole tree.
+    init(tree: Tree, file: String, displayCalls: Set<String>, walkWords: [[UInt8]]?, hints: Hints = .everything) {
         guard !hints.isEmpty else { return }
         let source = tree.source
         func place(_ name: String, _ node: Node) -> Place {
@@ -98,10 +106,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var sleeps: [(node: Node, ancestors: [Node])] = []
         var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
 
-        // Every node the walk acts on holds a clock's or a display's name, `Timer.publish`, or a
-        // string literal (string arrays, text properties).
-        let landmarks = skipsUnmarkedSubtrees
-            ? Landmarks(source, words: (Self.clockCallees.union(displayCalls).union(["Timer.publish", "\""])).map { Array($0.utf8) }) : .everywhere
+        let landmarks = walkWords.map { Landmarks(source, words: $0) } ?? .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {

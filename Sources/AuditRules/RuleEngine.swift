@@ -73,11 +73,13 @@ public struct RuleEngine: Sendable {
         displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
+        rotationWalkWords = RotationFacts.walkWords(displayCalls: displayCalls)
     }
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
     /// without one of them holds nothing to report (nor needs a protected declaration's skip).
     private let walkWords: [[UInt8]]
+    private let rotationWalkWords: [[UInt8]]
     private let skipsUnmarkedSubtrees: Bool
 
     private let rotatingRules: [Rule]
@@ -192,7 +194,7 @@ public struct RuleEngine: Sendable {
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
             rotation: rotatingRules.isEmpty ? nil : RotationFacts(
-                tree: tree, file: file, displayCalls: displayCalls, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees,
+                tree: tree, file: file, displayCalls: displayCalls, walkWords: skipsUnmarkedSubtrees ? rotationWalkWords : nil,
                 hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything)
         )
     }

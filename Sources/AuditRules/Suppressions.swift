@@ -23,10 +23,10 @@ public struct Suppression: Hashable, Sendable, Codable {
     static func collect(in tree: Tree, skipsUnmarkedSubtrees: Bool = true) -> [Suppression] {
         var result: [Suppression] = []
         let source = tree.source
+        let marker = Array("loadaudit:".utf8)
         // Most files have no suppression: one byte search instead of a walk over every comment.
-        let markers = Landmarks(source, words: [Array("loadaudit:".utf8)])
-        guard markers.anyStart(in: 0..<source.bytes.count) else { return [] }
-        let landmarks = skipsUnmarkedSubtrees ? markers : .everywhere
+        guard source.contains(marker) else { return [] }
+        let landmarks = skipsUnmarkedSubtrees ? Landmarks(source, words: [marker]) : .everywhere
         tree.rootNode.walk { node in
             guard landmarks.anyStart(in: node.byteRange) else { return false }
             guard node.type == "comment" else { return true }
