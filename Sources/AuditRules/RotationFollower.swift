@@ -17,8 +17,9 @@ import TreeSitter
 ///
 /// The rounds, each from what the earlier ones established (a display file must also use the display
 /// call in code, not only in comments and strings: `SourceSignature.mayUseInCode`, asked last):
-/// - D: files with a display call that subscript a possible array: every `Text(tips[index])` is then
-///   known, with the names in its brackets;
+/// - D: files with a display call whose first argument may subscript a possible array (the lexer pairs
+///   a call with the names subscripted at the start of its argument list): every `Text(tips[index])`
+///   is then known, with the names in its brackets;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
 ///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
 ///   can matter: a value that names a possible array (kind 4), a name in a known display's brackets
@@ -37,9 +38,12 @@ public struct RotationFollower: Sendable {
     private var stage = 0
     /// The calls that show text (`Text`): a display file mentions one.
     private let displayCalls: WordSet
+    /// Their names' hashes, for asking which arrays a file subscripts as a display's argument.
+    private let displayCallHashes: [UInt64]
 
     public init(displayCalls: Set<String>) {
         self.displayCalls = WordSet(displayCalls)
+        displayCallHashes = self.displayCalls.words.flatMap { $0 }
     }
 
     /// Whether any round may pick the file or ask about it: a display, a clock, an enum with a switch,
@@ -78,7 +82,8 @@ public struct RotationFollower: Sendable {
             // Every kind needs a string array or a text enum: without either, nothing to follow.
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
             return pending.map { signature in
-                signature.mentionsAny(displayCalls) && known.arrayHashes.contains(where: signature.subscripts(hash:))
+                signature.mentionsAny(displayCalls)
+                    && known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
                     && signature.mayUseInCode(displayCalls)
             }
         case 2:
@@ -98,7 +103,7 @@ public struct RotationFollower: Sendable {
         case 5:
             return pending.map { signature in
                 signature.mentionsAny(displayCalls) && (
-                    Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes)
+                    Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes, in: displayCallHashes)
                         || signature.mentionsAny(known.statesFromArrays)
                         || Self.accessesAText(signature, known))
                     && signature.mayUseInCode(displayCalls)
@@ -191,10 +196,11 @@ public struct RotationFollower: Sendable {
         return hashes
     }
 
-    /// `tips[index]` for a possible array and a state some clock assigns.
-    static func subscriptsAnArray(_ signature: SourceSignature, _ arrays: Set<UInt64>, with states: Set<UInt64>) -> Bool {
+    /// `Text(tips[index])` for a possible array and a state some clock assigns.
+    static func subscriptsAnArray(_ signature: SourceSignature, _ arrays: Set<UInt64>, with states: Set<UInt64>,
+                                  in displayCalls: [UInt64]) -> Bool {
         arrays.contains { array in
-            signature.subscripts(hash: array) && states.contains { signature.subscripts(array, with: $0) }
+            signature.subscripts(hash: array, asFirstArgumentOfAny: displayCalls) && states.contains { signature.subscripts(array, with: $0) }
         }
     }
 
@@ -336,6 +342,9 @@ extension SourceSignature {
                     denied.append("display \(array)[\(name)]: pair not seen")
                 }
                 if !subscripts(hash: NameHash.of(array)) { denied.append("display \(array)[…]: subscript not seen") }
+                if !subscripts(hash: NameHash.of(array), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
+                    denied.append("display \(display.place.name)(\(array)[…]): argument subscript not seen")
+                }
             case .property(let base, let property):
                 if !accesses(property, of: base) { denied.append("display \(base).\(property): access not seen") }
             case .random, .value:

@@ -35,6 +35,9 @@ public final class SourceSignature: Sendable {
     /// or after its dot): kept exactly, not in `pairs`, as one false "yes" there would pair the name
     /// with every other name.
     private let namesFollowedByAnything: Set<UInt64>
+    /// Some subscripted name's expression could not be walked back to where it starts: any call's
+    /// first argument may subscript any name.
+    private let argumentSubscriptsUnsure: Bool
     /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
@@ -57,6 +60,7 @@ public final class SourceSignature: Sendable {
         caseNames = lexer.caseNames
         pairs = lexer.pairs
         namesFollowedByAnything = lexer.namesFollowedByAnything
+        argumentSubscriptsUnsure = lexer.argumentSubscriptsUnsure
         firstInvalidUTF8Offset = lexer.invalidOffset
         firstNULOffset = lexer.nulOffset
         byteCount = bytes.count
@@ -107,6 +111,12 @@ public final class SourceSignature: Sendable {
     public func mentions(hash: UInt64) -> Bool { names.contains(hash) }
     public func subscripts(hash: UInt64) -> Bool { subscripted.contains(hash) }
     public func declaresCase(hash: UInt64) -> Bool { caseNames.contains(hash) }
+    /// Whether the file may subscript `array` as the whole first argument of one of `calls`
+    /// (`Text(tips[i])`, `Text(model.tips[i])`): what a display of an array's element is.
+    public func subscripts(hash array: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
+        subscripted.contains(array) && (argumentSubscriptsUnsure || calls.contains { pairs.contains(WordHash.argumentPair($0, array)) })
+    }
+
     /// Whether the file may subscript `base` with an expression that mentions `name` (`tips[index]`,
     /// `tips[(index + 1) % tips.count]`).
     public func subscripts(_ base: UInt64, with name: UInt64) -> Bool { mayPair(base, name) }
@@ -284,6 +294,11 @@ struct WordHash {
         return hash.value
     }
 
+    /// A call and the array its first argument subscripts (`Text(tips[i])`), kept apart from `pair`.
+    static func argumentPair(_ callee: UInt64, _ array: UInt64) -> UInt64 {
+        pair(callee ^ 0x5851_F42D_4C95_7F2D, array)
+    }
+
     /// A pair of names (`tips` subscripted with `index`, `phase` followed by `.message`).
     static func pair(_ first: UInt64, _ second: UInt64) -> UInt64 {
         var hash = WordHash()
@@ -307,6 +322,8 @@ struct Lexer {
     var caseNames: WordFilter
     var pairs: WordFilter
     var namesFollowedByAnything = Set<UInt64>()
+    /// A subscripted name's chain could not be walked back to its start (see `argumentCallee`).
+    var argumentSubscriptsUnsure = false
     var invalidOffset: Int?
     var nulOffset: Int?
     var sawStringArray = false
@@ -389,7 +406,7 @@ struct Lexer {
                     continue
                 }
                 if nameStart >= 0 {
-                    endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, first: bytes[nameStart])
+                    endName(hash.value, bytes, at: index, significantBefore: significantBeforeName, start: nameStart)
                     // Only a word that starts with a digit (`0case`) has a name after its digits.
                     if bytes[nameStart] <= 0x39 { endNameAfterDigits(bytes, from: nameStart, to: index) }
                     nameStart = -1
@@ -470,7 +487,7 @@ struct Lexer {
             }
         }
         if nameStart >= 0, invalidOffset == nil {
-            endName(hash.value, bytes, at: count, significantBefore: significantBeforeName, first: bytes[nameStart])
+            endName(hash.value, bytes, at: count, significantBefore: significantBeforeName, start: nameStart)
             endNameAfterDigits(bytes, from: nameStart, to: count)
         }
         if invalidOffset != nil, nulOffset == nil {
@@ -482,7 +499,7 @@ struct Lexer {
 
     /// A name ends just before `end`; `significantBefore` is where the last non-blank byte before it
     /// is. Into the filters it belongs to, and what it starts (a subscript, a member access).
-    mutating func endName(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at end: Int, significantBefore: Int, first: UInt8) {
+    mutating func endName(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at end: Int, significantBefore: Int, start: Int) {
         names.insert(hash)
         // `` `case` `` and `` `let` `` are names, not keywords.
         let escaped = significantBefore >= 0 && bytes[significantBefore] == UInt8(ascii: "`")
@@ -530,6 +547,7 @@ struct Lexer {
             case UInt8(ascii: "["):
                 subscripted.insert(hash)
                 subscriptBase = (hash, next)
+                noteArgumentSubscript(hash, bytes, nameStart: start)
             case UInt8(ascii: "."):
                 dotBase = (hash, next)
                 var after = next + 1
@@ -539,6 +557,7 @@ struct Lexer {
                 // A comment between a name and what follows is too rare to read through: say yes.
                 subscripted.insert(hash)
                 namesFollowedByAnything.insert(hash)
+                noteArgumentSubscript(hash, bytes, nameStart: start)
             default:
                 break
             }
@@ -546,11 +565,149 @@ struct Lexer {
         }
     }
 
+    /// A subscripted name (`tips[`) whose expression starts a call's argument list: `Text(tips[i])`,
+    /// `Text(model.tips[i])`, `Text(store.items()[0].tips[i])` pair the callee with the name, as a
+    /// display shows an array's element only as its first argument (`RotationFacts.shown`).
+    mutating func noteArgumentSubscript(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, nameStart: Int) {
+        switch Self.argumentCallee(bytes, nameStart: nameStart) {
+        case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, hash))
+        case .none: break
+        case .unsure: argumentSubscriptsUnsure = true
+        }
+    }
+
+    enum ArgumentCallee: Equatable {
+        /// The expression starts right after `callee(`.
+        case callee(UInt64)
+        /// It starts after something else (`,`, `label:`, `try`, an operator, `"\(`).
+        case none
+        /// A comment, a directive, a string or a generic argument list stands in the way.
+        case unsure
+    }
+
+    /// Walks left from a name over the member chain it ends (`a.b`, `a?.b`, `f(x).b`, `xs[0].b`, `a
+    /// .b` across lines) to the byte before the chain: a `(` after a name gives that name. Line breaks
+    /// crossed onto a line with a `/` or `#` (a comment or `#if` may hide what the parser sees), and
+    /// groups holding a quote, slash or `#`, give `unsure`: every doubt is a "yes" later.
+    static func argumentCallee(_ bytes: UnsafeBufferPointer<UInt8>, nameStart: Int) -> ArgumentCallee {
+        var index = nameStart - 1
+        if index >= 0, bytes[index] == UInt8(ascii: "`") { index -= 1 }
+        guard var chainEnd = skipBlanksBackward(bytes, from: index) else { return .unsure }
+        while chainEnd >= 0, bytes[chainEnd] == UInt8(ascii: ".") {
+            // The target of the member: postfix `?`/`!`, calls, subscripts and closures, then a name.
+            guard var target = skipBlanksBackward(bytes, from: chainEnd - 1) else { return .unsure }
+            while true {
+                guard target >= 0 else { return .none }
+                let byte = bytes[target]
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") {
+                    guard let next = skipBlanksBackward(bytes, from: target - 1) else { return .unsure }
+                    target = next
+                } else if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                    guard let opening = openingOfGroup(bytes, closingAt: target),
+                          let next = skipBlanksBackward(bytes, from: opening - 1) else { return .unsure }
+                    // A group right after `(` or `,` is the chain's start (`((a ?? b).tips[0])`).
+                    guard next >= 0, isNameByte[Int(bytes[next])] || bytes[next] == UInt8(ascii: "`") || bytes[next] == UInt8(ascii: ")")
+                            || bytes[next] == UInt8(ascii: "]") || bytes[next] == UInt8(ascii: "}") || bytes[next] == UInt8(ascii: "?")
+                            || bytes[next] == UInt8(ascii: "!") || bytes[next] == UInt8(ascii: ">") else {
+                        target = next
+                        break
+                    }
+                    target = next
+                } else if byte == UInt8(ascii: "`") || isNameByte[Int(byte)] {
+                    var start = target
+                    if byte == UInt8(ascii: "`") { start -= 1 }
+                    while start >= 0, isNameByte[Int(bytes[start])] { start -= 1 }
+                    if byte == UInt8(ascii: "`") {
+                        guard start >= 0, bytes[start] == UInt8(ascii: "`") else { return .unsure }
+                        start -= 1
+                    }
+                    guard let next = skipBlanksBackward(bytes, from: start) else { return .unsure }
+                    target = next
+                    break
+                } else if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") {
+                    return .unsure
+                } else {
+                    // `(.tips[0])`: an implicit member starts the chain.
+                    break
+                }
+            }
+            chainEnd = target
+        }
+        guard chainEnd >= 0 else { return .none }
+        switch bytes[chainEnd] {
+        case UInt8(ascii: "("):
+            guard let found = skipBlanksBackward(bytes, from: chainEnd - 1) else { return .unsure }
+            var nameEnd = found
+            let escaped = bytes[nameEnd] == UInt8(ascii: "`")
+            if escaped { nameEnd -= 1 }
+            guard nameEnd >= 0 else { return .none }
+            let byte = bytes[nameEnd]
+            if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") { return .unsure }
+            guard isNameByte[Int(byte)] else { return .none }
+            var start = nameEnd
+            while start > 0, isNameByte[Int(bytes[start - 1])] { start -= 1 }
+            if bytes[start] <= 0x39 { return .unsure }
+            var hash = WordHash()
+            for offset in start...nameEnd { hash.add(bytes[offset]) }
+            return .callee(hash.value)
+        case UInt8(ascii: "/"):
+            // The end of a block comment (`Text(/* … */ tips[0])`); a division (`a / tips[0]`) starts nothing.
+            return chainEnd > 0 && bytes[chainEnd - 1] == UInt8(ascii: "*") ? .unsure : .none
+        case UInt8(ascii: "#"):
+            return .unsure
+        default:
+            return .none
+        }
+    }
+
+    /// The first byte at or before `index` that is not blank (-1 at the file's start); nil when a line
+    /// break was crossed onto a line that holds a `/` or `#` before that byte.
+    static func skipBlanksBackward(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+        var position = index
+        var crossedBreak = false
+        while position >= 0, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D
+            || bytes[position] == 0x0B || bytes[position] == 0x0C {
+            if bytes[position] == 0x0A || bytes[position] == 0x0D { crossedBreak = true }
+            position -= 1
+        }
+        if crossedBreak {
+            var start = position
+            while start >= 0, bytes[start] != 0x0A, bytes[start] != 0x0D {
+                if bytes[start] == UInt8(ascii: "/") || bytes[start] == UInt8(ascii: "#") { return nil }
+                start -= 1
+            }
+        }
+        return position
+    }
+
+    /// Where the group that closes at `closing` (`)`, `]` or `}`) opens; nil when it holds a quote,
+    /// slash or `#` (a string or comment may hold brackets), or opens too far back to look.
+    static func openingOfGroup(_ bytes: UnsafeBufferPointer<UInt8>, closingAt closing: Int) -> Int? {
+        var depth = 0
+        var position = closing
+        let limit = max(0, closing - 4096)
+        while position >= limit {
+            switch bytes[position] {
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth += 1
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth -= 1
+                if depth == 0 { return position }
+            case UInt8(ascii: "\""), UInt8(ascii: "/"), UInt8(ascii: "#"):
+                return nil
+            default:
+                break
+            }
+            position -= 1
+        }
+        return nil
+    }
+
     /// A word that starts with digits (`0case`, `3tips`) is not one name to a parser: a number, then a
     /// keyword or a name. The part after the digits counts as a name of its own too.
     mutating func endNameAfterDigits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
         guard let suffix = Self.nameAfterDigits(bytes, from: start, to: end) else { return }
-        endName(suffix.hash, bytes, at: end, significantBefore: suffix.start - 1, first: bytes[suffix.start])
+        endName(suffix.hash, bytes, at: end, significantBefore: suffix.start - 1, start: suffix.start)
     }
 
     /// Where the name after a word's leading digits starts, and its hash; nil when the word does not

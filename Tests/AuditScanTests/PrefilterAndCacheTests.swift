@@ -117,6 +117,25 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
 
+    /// A file that subscripts an array and calls `Text`, but never shows the element as the call's
+    /// argument (`Text(title)`, `let first = tips[0]`), holds no display of it: the first round leaves
+    /// it alone. The file that shows the tips is parsed, and the report is what parsing every file gives.
+    func testASubscriptOutsideADisplayDoesNotMakeAFileParsed() throws {
+        let files = [
+            "Tips.swift": "let tips = [\"Warming up the oven\", \"Almost there\"]\n",
+            "Rows.swift": "import SwiftUI\n\nstruct Row: View {\n    let title: String\n    var body: some View {\n        Text(title)\n            .help(tips[0])\n    }\n}\n",
+            "Shown.swift": "import SwiftUI\n\nstruct TipView: View {\n    @State private var index = 0\n    var body: some View {\n        Text(tips[index])\n            .task {\n                while true {\n                    try? await Task.sleep(for: .seconds(2))\n                    index += 1\n                }\n            }\n    }\n}\n",
+        ]
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertTrue(parsed.contains("Shown.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Rows.swift"), "\(parsed)")
+        let full = try report(root.path, prefilter: false, jobs: 1)
+        XCTAssertTrue(full.contains("rotating-loading-message"), full)
+        XCTAssertEqual(try report(root.path), full)
+    }
+
     /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
     /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
     func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
@@ -497,6 +516,46 @@ final class PrefilterAndCacheTests: XCTestCase {
             XCTAssertFalse(plain.accesses(member, of: "state"), "`state:` is a label: nothing follows it with a dot")
         }
         XCTAssertFalse(plain.accesses("title", of: "phase"))
+    }
+
+    /// A display shows an array's element only as its whole first argument (`Text(tips[i])`,
+    /// `Text(model.tips[i])`): the lexer pairs the call with the names subscripted where its argument
+    /// list starts, and says "may be" for any call where a comment, a directive or a string stands
+    /// in the way of walking back to the start. Each case is checked against the parser too.
+    func testTheSignatureKnowsWhichArraysACallsFirstArgumentSubscripts() throws {
+        let cases: [(code: String, shown: Bool, paired: Bool)] = [
+            ("Text(tips[index])", true, true),
+            ("Text(model.tips[index])", true, true),
+            ("Text(self.model?.tips[index])", true, true),
+            ("Text(store.items()[0].tips[index])", true, true),
+            ("Text((a ?? b).tips[index])", true, true),
+            ("Text(\n    model\n        .tips[index]\n)", true, true),
+            ("Text(`tips`[index])", true, true),
+            ("Text(verbatim: tips[index])", false, false),
+            ("Text(title + tips[index])", false, false),
+            ("Text(\"\\(tips[index])\")", false, false),
+            ("Text(try model.tips[index])", false, false),
+            ("Text(title, tableName: tips[index])", false, false),
+            ("Text(count / tips[index])", false, false),
+        ]
+        for (code, shown, paired) in cases {
+            let source = "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        \(code)\n    }\n}\n"
+            let parsed = try Parser().parse(SourceText(source))
+            let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: parsed, file: "TipView.swift").rotation)
+            let elements = facts.displays.filter { if case .element = $0.shown { return true } else { return false } }
+            XCTAssertEqual(elements.count, shown ? 1 : 0, code)
+            let signature = SourceSignature(bytes: Array(source.utf8))
+            XCTAssertEqual(signature.subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Text")]), paired, code)
+            XCTAssertEqual(signature.denials(tree: parsed, facts: facts), [], code)
+        }
+        // Where a comment, a directive or a string hides part of the chain, any call may show any array.
+        for code in ["Text( // the tip\n    tips[index])", "Text(/* the tip */ tips[index])", "Text(model // which\n    .tips[index])",
+                     "Text(store[\"key\"].tips[index])", "Text(model\n#if os(iOS)\n    .tips[index]\n#endif\n)"] {
+            let signature = SourceSignature(bytes: Array(code.utf8))
+            XCTAssertTrue(signature.subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Label")]), code)
+        }
+        XCTAssertFalse(SourceSignature(bytes: Array("Text(tips[index])".utf8))
+            .subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Label")]))
     }
 
     /// The lexer pairs a member only with the name right before its dot: the parser shows a member of
