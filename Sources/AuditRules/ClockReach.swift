@@ -23,6 +23,10 @@ public struct ClockReach: Sendable, Equatable {
     /// depth, with no `case` before it (`case let .a(x): phase = .b` assigns), the first `=` after the
     /// keyword declares; any later one assigns (`let done = phase = .b`).
     public let assigns: Bool
+    /// The names its assignments assign to (`index` in `index += 1` and `self.index = 0`: the name right
+    /// before the operator, as `RotationFacts` names a timed assignment's state); nil when one assigns
+    /// to something else (`tips[0] = …`, `(a) = …`), which may be any name.
+    public let assignedTargets: Set<UInt64>?
     /// The assignments there that may pick an enum case (`phase = .next`, `phase = Phase.done`, the
     /// shapes `RotationFacts.caseName` reads): the state and the case, each nil where it could be any.
     public let caseAssignments: [CaseAssignment]
@@ -55,10 +59,11 @@ public struct ClockReach: Sendable, Equatable {
         self = reach
     }
 
-    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, caseAssignments: [CaseAssignment]) {
+    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, assignedTargets: Set<UInt64>?, caseAssignments: [CaseAssignment]) {
         self.names = names
         self.assignedFrom = assignedFrom
         self.assigns = assigns
+        self.assignedTargets = assignedTargets
         self.caseAssignments = caseAssignments
     }
 
@@ -106,7 +111,8 @@ public struct ClockReach: Sendable, Equatable {
         var header: [HeaderToken] = []
         var headerStart: Int?
         var names: [(hash: UInt64, at: Int)] = []
-        var assignments: [Int] = []
+        /// Each assignment's operator, with the name right before it (nil: no name there).
+        var assignments: [(at: Int, target: UInt64?)] = []
         var caseAssignments: [(at: Int, assignment: CaseAssignment)] = []
         /// Reading the value of the assignment at `at` for a case: `.name` or `Capitalized.name`.
         enum CaseValue {
@@ -184,9 +190,9 @@ public struct ClockReach: Sendable, Equatable {
                     // The declaration's own `=`; a later one assigns (`let done = phase = .b`, valid Swift).
                     statement.declares = false
                 } else if assigns {
-                    assignments.append(at)
                     var state: UInt64?
                     if case .name(let hash, _, _)? = before { state = hash }
+                    assignments.append((at, state))
                     caseValue = (at, state, .start)
                     openRightSides.append(stack.count)
                 }
@@ -370,8 +376,16 @@ public struct ClockReach: Sendable, Equatable {
             for name in names where inside(name.at) { reached.insert(name.hash) }
             var assignedFrom = Set<UInt64>()
             for name in namesOnRightSides where inside(name.at) { assignedFrom.insert(name.hash) }
-            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains(where: inside),
-                              caseAssignments: caseAssignments.filter { inside($0.at) }.map(\.assignment))
+            var assignedTargets: Set<UInt64>? = []
+            for assignment in assignments where inside(assignment.at) {
+                guard let target = assignment.target else {
+                    assignedTargets = nil
+                    break
+                }
+                assignedTargets?.insert(target)
+            }
+            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains { inside($0.at) },
+                              assignedTargets: assignedTargets, caseAssignments: caseAssignments.filter { inside($0.at) }.map(\.assignment))
         }
     }
 }

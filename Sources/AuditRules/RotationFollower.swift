@@ -121,7 +121,9 @@ public struct RotationFollower: Sendable {
     static func clockMayMatter(_ reach: ClockReach?, _ known: Known, _ caseTexts: inout CaseTexts) -> Bool {
         guard let reach else { return true }
         guard reach.assigns else { return false }
-        return !reach.assignedFrom.isDisjoint(with: known.arrayHashes) || !reach.names.isDisjoint(with: known.indexNameHashes)
+        // Kind 1 needs a clock that assigns a name in a display's brackets (`index += 1` for `tips[index]`).
+        let assignsAnIndex = !(reach.assignedTargets ?? reach.names).isDisjoint(with: known.indexNameHashes)
+        return !reach.assignedFrom.isDisjoint(with: known.arrayHashes) || assignsAnIndex
             || reach.caseAssignments.contains { caseTexts.mayShow($0) }
     }
 
@@ -328,6 +330,9 @@ extension SourceSignature {
             let unread = assignment.readsNames.filter { !WordSet.parts(of: $0).allSatisfy(reach.assignedFrom.contains) }
             if !unread.isEmpty { denied.append("timed \(assignment.state): \(unread.joined(separator: ", ")) not seen on its right side") }
             if !reach.assigns { denied.append("timed \(assignment.state): no assignment in the clock's reach") }
+            if let targets = reach.assignedTargets, !WordSet.parts(of: assignment.state).allSatisfy(targets.contains) {
+                denied.append("timed \(assignment.state): not among the names its clock's assignments assign to")
+            }
             if let assigned = assignment.assignedCase {
                 let state = NameHash.of(assignment.state), name = NameHash.of(assigned)
                 if !reach.caseAssignments.contains(where: { ($0.state ?? state) == state && ($0.caseName ?? name) == name }) {

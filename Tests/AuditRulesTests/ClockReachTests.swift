@@ -162,6 +162,28 @@ final class ClockReachTests: XCTestCase {
         XCTAssertEqual(found.caseAssignments, expected, "`Limits.maximum(3)` is a call, no case")
     }
 
+    /// The names a clock assigns to are the names right before its assignments' operators, as the
+    /// parser names a timed assignment's state; an assignment to anything else (a subscript, a
+    /// parenthesized name) may assign any name. Declarations and assignments outside the clock do not count.
+    func testAssignedTargetsAreTheNamesBeforeTheOperators() throws {
+        let text = """
+            var shown = 0
+            func start() {
+                Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                    let next = index + 1
+                    self.index = next % tips.count
+                    step += 1
+                    label /* the banner */ = tips[index]
+                }
+                counter = 0
+            }
+            """
+        XCTAssertEqual(try reach(text).assignedTargets, Set(["index", "step", "label"].map(NameHash.of)))
+        let subscripted = try reach("DispatchQueue.main.asyncAfter(deadline: .now() + 1) {\n    items[0] = tip\n    index = 1\n}\n")
+        XCTAssertNil(subscripted.assignedTargets, "`items[0] =` may assign anything")
+        XCTAssertNil(try reach("Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in (index) += 1 }").assignedTargets)
+    }
+
     /// `RotationFacts.caseName` reads `.name` and `Type.name`, never a call: `.init(…)` and
     /// `.failed(error)` pick no case. A `(` after a blank or a line break may be no call: kept.
     func testACallPicksNoCase() throws {

@@ -136,6 +136,25 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), full)
     }
 
+    /// A clock that reads a display's index (`lastLogged = index`) but assigns to another name cannot
+    /// advance the display: its file is left alone, while the clock that assigns `index` counts.
+    func testAClockThatOnlyReadsAnIndexDoesNotMakeItsFileParsed() throws {
+        let files = [
+            "Tips.swift": "let tips = [\"Warming up the oven\", \"Almost there\"]\n",
+            "TipView.swift": "import SwiftUI\n\nstruct TipView: View {\n    @ObservedObject var model: TipModel\n    var body: some View {\n        Text(tips[model.index])\n    }\n}\n",
+            "TipModel.swift": "import Foundation\n\nfinal class TipModel: ObservableObject {\n    @Published var index = 0\n    func start() {\n        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { [weak self] _ in\n            guard let self else { return }\n            self.index = (self.index + 1) % tips.count\n        }\n    }\n}\n",
+            "Logger.swift": "import Foundation\n\nfinal class Logger {\n    var lastLogged = 0\n    func follow(_ model: TipModel) {\n        DispatchQueue.main.asyncAfter(deadline: .now() + 5) {\n            self.lastLogged = model.index\n        }\n    }\n}\n",
+        ]
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertTrue(parsed.contains("TipModel.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Logger.swift"), "\(parsed)")
+        let full = try report(root.path, prefilter: false, jobs: 1)
+        XCTAssertTrue(full.contains("rotating-loading-message"), full)
+        XCTAssertEqual(try report(root.path), full)
+    }
+
     /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
     /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
     func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
