@@ -22,9 +22,10 @@ import TreeSitter
 ///   is then known, with the names in its brackets;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
 ///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
-///   can matter: a value that names a possible array (kind 4), a name in a known display's brackets
+///   can matter: a value that names a possible array (kind 4), to a name in a known display's brackets
 ///   (kind 1), or an enum case some file may show (kind 3: an enum file may declare the case and a
-///   text property (`TextPropertyNames`), and a display file may read that property of the state).
+///   text property (`TextPropertyNames`), and a display file may read that property of the state as
+///   a display call's first argument, `Text(phase.message)`, which the lexer pairs like subscripts).
 ///   The states clocks assign that matter are then known exactly;
 /// - E: files with `enum`, `switch`, a declared case that a clock assigns to a state, and a possible
 ///   text property that a display file may read of that state;
@@ -105,7 +106,7 @@ public struct RotationFollower: Sendable {
                 signature.mentionsAny(displayCalls) && (
                     Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes, in: displayCallHashes)
                         || signature.mentionsAny(known.statesFromArrays)
-                        || Self.accessesAText(signature, known))
+                        || Self.accessesAText(signature, known, in: displayCallHashes))
                     && signature.mayUseInCode(displayCalls)
             }
         case 6:
@@ -145,9 +146,11 @@ public struct RotationFollower: Sendable {
             enumFiles = all.filter(RotationFollower.mayHoldTextEnum)
             displayFiles = all.filter { $0.mentionsAny(displayCalls) }
             self.displayCalls = displayCalls
+            displayCallHashes = displayCalls.words.flatMap { $0 }
         }
 
         private let displayCalls: WordSet
+        private let displayCallHashes: [UInt64]
 
         mutating func mayShow(_ assignment: ClockReach.CaseAssignment) -> Bool {
             if let known = answers[assignment] { return known }
@@ -181,7 +184,8 @@ public struct RotationFollower: Sendable {
             if let known = shown[pair] { return known }
             // A file that names the display call only in comments and strings shows nothing (asked last).
             let answer = displayFiles.contains { file in
-                file.mentions(hash: pair.state) && (pair.property.map { file.accesses(hash: $0, of: pair.state) } ?? true)
+                file.mentions(hash: pair.state)
+                    && (pair.property.map { file.accesses(hash: $0, of: pair.state, asFirstArgumentOfAny: displayCallHashes) } ?? true)
                     && file.mayUseInCode(displayCalls)
             }
             shown[pair] = answer
@@ -206,10 +210,12 @@ public struct RotationFollower: Sendable {
         }
     }
 
-    /// `phase.message` for a state a clock switches to a case of an enum with the text property `message`.
-    static func accessesAText(_ signature: SourceSignature, _ known: Known) -> Bool {
+    /// `Text(phase.message)` for a state a clock switches to a case of an enum with the text property `message`.
+    static func accessesAText(_ signature: SourceSignature, _ known: Known, in displayCalls: [UInt64]) -> Bool {
         known.phaseTexts.contains { state, properties in
-            signature.mentions(state) && properties.contains { signature.accesses($0, of: state) }
+            signature.mentions(state) && properties.contains {
+                signature.accesses(hash: NameHash.of($0), of: NameHash.of(state), asFirstArgumentOfAny: displayCalls)
+            }
         }
     }
 
@@ -352,6 +358,9 @@ extension SourceSignature {
                 }
             case .property(let base, let property):
                 if !accesses(property, of: base) { denied.append("display \(base).\(property): access not seen") }
+                if !accesses(hash: NameHash.of(property), of: NameHash.of(base), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
+                    denied.append("display \(display.place.name)(\(base).\(property)): argument member not seen")
+                }
             case .random, .value:
                 break
             }

@@ -35,9 +35,9 @@ public final class SourceSignature: Sendable {
     /// or after its dot): kept exactly, not in `pairs`, as one false "yes" there would pair the name
     /// with every other name.
     private let namesFollowedByAnything: Set<UInt64>
-    /// Some subscripted name's expression could not be walked back to where it starts: any call's
-    /// first argument may subscript any name.
-    private let argumentSubscriptsUnsure: Bool
+    /// Some subscript's or member's expression could not be walked back to where it starts: any call's
+    /// first argument may subscript any name or read any member.
+    private let argumentsUnsure: Bool
     /// The names a possible string array may be bound to (`let tips = ["…", "…"]`): the name after
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
@@ -60,7 +60,7 @@ public final class SourceSignature: Sendable {
         caseNames = lexer.caseNames
         pairs = lexer.pairs
         namesFollowedByAnything = lexer.namesFollowedByAnything
-        argumentSubscriptsUnsure = lexer.argumentSubscriptsUnsure
+        argumentsUnsure = lexer.argumentsUnsure
         firstInvalidUTF8Offset = lexer.invalidOffset
         firstNULOffset = lexer.nulOffset
         byteCount = bytes.count
@@ -114,7 +114,15 @@ public final class SourceSignature: Sendable {
     /// Whether the file may subscript `array` as the whole first argument of one of `calls`
     /// (`Text(tips[i])`, `Text(model.tips[i])`): what a display of an array's element is.
     public func subscripts(hash array: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
-        subscripted.contains(array) && (argumentSubscriptsUnsure || calls.contains { pairs.contains(WordHash.argumentPair($0, array)) })
+        subscripted.contains(array) && (argumentsUnsure || calls.contains { pairs.contains(WordHash.argumentPair($0, array)) })
+    }
+
+    /// Whether the file may read `member` of `base` as the whole first argument of one of `calls`
+    /// (`Text(phase.message)`, `Text(model.phase.message)`): what a display of a state's property is.
+    public func accesses(hash member: UInt64, of base: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
+        guard mayPair(base, member) else { return false }
+        let pair = WordHash.pair(base, member)
+        return argumentsUnsure || namesFollowedByAnything.contains(base) || calls.contains { pairs.contains(WordHash.argumentPair($0, pair)) }
     }
 
     /// Whether the file may subscript `base` with an expression that mentions `name` (`tips[index]`,
@@ -322,8 +330,8 @@ struct Lexer {
     var caseNames: WordFilter
     var pairs: WordFilter
     var namesFollowedByAnything = Set<UInt64>()
-    /// A subscripted name's chain could not be walked back to its start (see `argumentCallee`).
-    var argumentSubscriptsUnsure = false
+    /// A subscripted name's or a member's chain could not be walked back to its start (see `argumentCallee`).
+    var argumentsUnsure = false
     var invalidOffset: Int?
     var nulOffset: Int?
     var sawStringArray = false
@@ -337,7 +345,7 @@ struct Lexer {
     /// A name just ended before a `[` at this offset: its subscript opens there.
     private var subscriptBase: (hash: UInt64, at: Int)?
     /// A name just ended before a `.` at this offset: the next name after the dot pairs with it.
-    private var dotBase: (hash: UInt64, at: Int)?
+    private var dotBase: (hash: UInt64, at: Int, start: Int)?
     private var inCaseList = false
     /// Parentheses opened since the `case` keyword (associated values).
     private var caseParenDepth = 0
@@ -529,7 +537,10 @@ struct Lexer {
         }
         // `tips[0].message` or `f().message` pairs with nothing: the parser reads `Text(tips[0].message)`
         // as showing a value, not a state's property (`RotationFacts.shown`), and no round asks the pair.
-        if afterDot, let base = dotBase, base.at == dotAt { pairs.insert(WordHash.pair(base.hash, hash)) }
+        if afterDot, let base = dotBase, base.at == dotAt {
+            pairs.insert(WordHash.pair(base.hash, hash))
+            if Self.endsAnArgument(bytes, at: end) { noteArgumentMember(hash, of: base.hash, bytes, baseStart: base.start) }
+        }
         for open in openSubscripts { pairs.insert(WordHash.pair(open.base, hash)) }
         subscriptBase = nil
         dotBase = nil
@@ -549,7 +560,7 @@ struct Lexer {
                 subscriptBase = (hash, next)
                 noteArgumentSubscript(hash, bytes, nameStart: start)
             case UInt8(ascii: "."):
-                dotBase = (hash, next)
+                dotBase = (hash, next, start)
                 var after = next + 1
                 while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 || bytes[after] == 0x0A || bytes[after] == 0x0D { after += 1 }
                 if after < bytes.count, bytes[after] == UInt8(ascii: "/") { namesFollowedByAnything.insert(hash) }
@@ -572,74 +583,83 @@ struct Lexer {
         switch Self.argumentCallee(bytes, nameStart: nameStart) {
         case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, hash))
         case .none: break
-        case .unsure: argumentSubscriptsUnsure = true
+        case .unsure: argumentsUnsure = true
         }
+    }
+
+    /// A member that ends a call's first argument (`Text(phase.message)`, `Text(model.phase.message)`)
+    /// pairs the callee with the base and the member: a display shows a state's property only so.
+    mutating func noteArgumentMember(_ member: UInt64, of base: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, baseStart: Int) {
+        switch Self.argumentCallee(bytes, nameStart: baseStart) {
+        case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, WordHash.pair(base, member)))
+        case .none: break
+        case .unsure: argumentsUnsure = true
+        }
+    }
+
+    /// Whether what follows the name ending at `end` may end an argument: `)` or `,` past blanks and a
+    /// closing backtick, or a comment that may hide either.
+    static func endsAnArgument(_ bytes: UnsafeBufferPointer<UInt8>, at end: Int) -> Bool {
+        var next = end
+        if next < bytes.count, bytes[next] == UInt8(ascii: "`") { next += 1 }
+        while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0A || bytes[next] == 0x0D
+            || bytes[next] == 0x0B || bytes[next] == 0x0C { next += 1 }
+        guard next < bytes.count else { return false }
+        return bytes[next] == UInt8(ascii: ")") || bytes[next] == UInt8(ascii: ",") || bytes[next] == UInt8(ascii: "/")
+            || bytes[next] == UInt8(ascii: "#")
     }
 
     enum ArgumentCallee: Equatable {
         /// The expression starts right after `callee(`.
         case callee(UInt64)
-        /// It starts after something else (`,`, `label:`, `try`, an operator, `"\(`).
+        /// It starts after something else (`,`, `label:`, `try`, `"\\(`).
         case none
-        /// A comment, a directive, a string or a generic argument list stands in the way.
+        /// A comment, a directive, a string or a generic call stands in the way.
         case unsure
     }
 
-    /// Walks left from a name over the member chain it ends (`a.b`, `a?.b`, `f(x).b`, `xs[0].b`, `a
-    /// .b` across lines) to the byte before the chain: a `(` after a name gives that name. Line breaks
-    /// crossed onto a line with a `/` or `#` (a comment or `#if` may hide what the parser sees), and
-    /// groups holding a quote, slash or `#`, give `unsure`: every doubt is a "yes" later.
+    /// Walks left from a name to where the expression it belongs to starts, as the pinned grammar
+    /// groups it: over member chains (`a.b`, `a?.b`, `f(x).b`, `xs[0].b`, `$0.b`, across lines) and
+    /// over operators and their operands, since the grammar lets `+ - * / %` and prefix operators bind
+    /// tighter than a member (`a * b.c.d` is `((a * b).c).d`; `loadaudit syntax` shows it). A `(`
+    /// after a name there gives that name. Line breaks crossed onto a line with a `/` or `#` (a comment
+    /// or `#if` may hide what the parser sees), groups holding a quote, slash or `#`, and the end of a
+    /// block comment give `unsure`: every doubt is a "yes" later.
     static func argumentCallee(_ bytes: UnsafeBufferPointer<UInt8>, nameStart: Int) -> ArgumentCallee {
         var index = nameStart - 1
         if index >= 0, bytes[index] == UInt8(ascii: "`") { index -= 1 }
-        guard var chainEnd = skipBlanksBackward(bytes, from: index) else { return .unsure }
-        while chainEnd >= 0, bytes[chainEnd] == UInt8(ascii: ".") {
-            // The target of the member: postfix `?`/`!`, calls, subscripts and closures, then a name.
-            guard var target = skipBlanksBackward(bytes, from: chainEnd - 1) else { return .unsure }
-            while true {
-                guard target >= 0 else { return .none }
-                let byte = bytes[target]
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") {
-                    guard let next = skipBlanksBackward(bytes, from: target - 1) else { return .unsure }
-                    target = next
-                } else if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                    guard let opening = openingOfGroup(bytes, closingAt: target),
-                          let next = skipBlanksBackward(bytes, from: opening - 1) else { return .unsure }
-                    // A group right after `(` or `,` is the chain's start (`((a ?? b).tips[0])`).
-                    guard next >= 0, isNameByte[Int(bytes[next])] || bytes[next] == UInt8(ascii: "`") || bytes[next] == UInt8(ascii: ")")
-                            || bytes[next] == UInt8(ascii: "]") || bytes[next] == UInt8(ascii: "}") || bytes[next] == UInt8(ascii: "?")
-                            || bytes[next] == UInt8(ascii: "!") || bytes[next] == UInt8(ascii: ">") else {
-                        target = next
-                        break
-                    }
-                    target = next
-                } else if byte == UInt8(ascii: "`") || isNameByte[Int(byte)] {
-                    var start = target
-                    if byte == UInt8(ascii: "`") { start -= 1 }
-                    while start >= 0, isNameByte[Int(bytes[start])] { start -= 1 }
-                    if byte == UInt8(ascii: "`") {
-                        guard start >= 0, bytes[start] == UInt8(ascii: "`") else { return .unsure }
-                        start -= 1
-                    }
-                    guard let next = skipBlanksBackward(bytes, from: start) else { return .unsure }
-                    target = next
-                    break
-                } else if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") {
-                    return .unsure
-                } else {
-                    // `(.tips[0])`: an implicit member starts the chain.
-                    break
-                }
+        if index >= 0, bytes[index] == UInt8(ascii: "$") { index -= 1 }
+        guard var position = skipBlanksBackward(bytes, from: index) else { return .unsure }
+        while position >= 0, isOperatorByte[Int(bytes[position])] {
+            // An operator run the grammar binds tighter than a member (`.`, `?.`, ` * `, `-`): the operand
+            // before it belongs to the expression too. Any other (`==`, `??`, `..<`) starts the expression
+            // after it; `//` starts a comment the name is in (or, touching another operator, makes a
+            // custom operator, which binds looser); `*/` ends a comment that may hide anything; `>.`
+            // may close a generic type (`Cache<Tip>.shared.tips[0]`).
+            let runEnd = position
+            var binds = true
+            while position >= 0, isOperatorByte[Int(bytes[position])] {
+                let byte = bytes[position], before = position > 0 ? bytes[position - 1] : 0
+                if byte == UInt8(ascii: "/"), before == UInt8(ascii: "*") { return .unsure }
+                if byte == UInt8(ascii: "/"), before == UInt8(ascii: "/") { return .none }
+                if byte == UInt8(ascii: "."), before == UInt8(ascii: ">") { return .unsure }
+                if !bindsTighterThanAMember[Int(byte)], !(byte == UInt8(ascii: "?") && bytes[runEnd] == UInt8(ascii: ".")) { binds = false }
+                position -= 1
             }
-            chainEnd = target
+            guard binds else {
+                position = runEnd
+                break
+            }
+            guard let operandEnd = skipBlanksBackward(bytes, from: position) else { return .unsure }
+            guard let before = operandStart(bytes, end: operandEnd) else { return .unsure }
+            position = before
         }
-        guard chainEnd >= 0 else { return .none }
-        switch bytes[chainEnd] {
+        guard position >= 0 else { return .none }
+        switch bytes[position] {
         case UInt8(ascii: "("):
-            guard let found = skipBlanksBackward(bytes, from: chainEnd - 1) else { return .unsure }
+            guard let found = skipBlanksBackward(bytes, from: position - 1) else { return .unsure }
             var nameEnd = found
-            let escaped = bytes[nameEnd] == UInt8(ascii: "`")
-            if escaped { nameEnd -= 1 }
+            if nameEnd >= 0, bytes[nameEnd] == UInt8(ascii: "`") { nameEnd -= 1 }
             guard nameEnd >= 0 else { return .none }
             let byte = bytes[nameEnd]
             if byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") { return .unsure }
@@ -650,14 +670,55 @@ struct Lexer {
             var hash = WordHash()
             for offset in start...nameEnd { hash.add(bytes[offset]) }
             return .callee(hash.value)
-        case UInt8(ascii: "/"):
-            // The end of a block comment (`Text(/* … */ tips[0])`); a division (`a / tips[0]`) starts nothing.
-            return chainEnd > 0 && bytes[chainEnd - 1] == UInt8(ascii: "*") ? .unsure : .none
-        case UInt8(ascii: "#"):
+        case UInt8(ascii: "#"), UInt8(ascii: "\""):
             return .unsure
         default:
             return .none
         }
+    }
+
+    /// The bytes operators are made of (and `.`, which chains members like one).
+    static let isOperatorByte: [Bool] = (0..<256).map { byte in
+        "./=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
+    }
+
+    /// The bytes of the operators the pinned grammar binds tighter than a member: `+ - * / %`, the
+    /// prefix `! ~ &`, and the dot (`?` too, right before a dot: `a?.b`).
+    static let bindsTighterThanAMember: [Bool] = (0..<256).map { byte in
+        "./-+!*%&~".utf8.contains(UInt8(byte))
+    }
+
+    /// Steps left over one operand that ends at `end` (`foo`, `` `foo` ``, `$0`, `f(x)`, `xs[0]`,
+    /// `list.first { … }`, `(a ?? b)`): the first non-blank byte before it, or `end` itself when
+    /// nothing there is an operand (a `(` or `,`); nil when a group cannot be stepped over.
+    static func operandStart(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int? {
+        var position = end
+        while position >= 0 {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                guard let opening = openingOfGroup(bytes, closingAt: position), let next = skipBlanksBackward(bytes, from: opening - 1) else {
+                    return nil
+                }
+                // A generic call (`Cache<Tip>(…)`): its type's brackets are not walked.
+                if next >= 0, bytes[next] == UInt8(ascii: ">") { return nil }
+                position = next
+            } else if byte == UInt8(ascii: "`") || isNameByte[Int(byte)] {
+                var start = position
+                if byte == UInt8(ascii: "`") {
+                    start -= 1
+                    while start >= 0, bytes[start] != UInt8(ascii: "`"), bytes[start] != 0x0A { start -= 1 }
+                    guard start >= 0, bytes[start] == UInt8(ascii: "`") else { return nil }
+                    start -= 1
+                } else {
+                    while start >= 0, isNameByte[Int(bytes[start])] { start -= 1 }
+                }
+                if start >= 0, bytes[start] == UInt8(ascii: "$") { start -= 1 }
+                return skipBlanksBackward(bytes, from: start)
+            } else {
+                return position
+            }
+        }
+        return position
     }
 
     /// The first byte at or before `index` that is not blank (-1 at the file's start); nil when a line

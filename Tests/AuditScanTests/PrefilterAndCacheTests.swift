@@ -155,6 +155,28 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), full)
     }
 
+    /// A view that calls `Text` and reads `phase.message` elsewhere (`.help(oven.phase.message)`)
+    /// shows no phase: the clock that switches `phase` and the enum stay unparsed until a
+    /// `Text(oven.phase.message)` appears.
+    func testAPropertyReadOutsideADisplaysArgumentDoesNotMakeTheClockParsed() throws {
+        let files = [
+            "Phase.swift": "enum Phase {\n    case warming, done\n    var message: String {\n        switch self {\n        case .warming: return \"Warming up the oven\"\n        case .done: return \"Almost there\"\n        }\n    }\n}\n",
+            "Clock.swift": "import Foundation\n\nfinal class Oven {\n    var phase = Phase.warming\n    func start() {\n        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in\n            self.phase = .done\n        }\n    }\n}\n",
+            "Badge.swift": "import SwiftUI\n\nstruct Badge: View {\n    let oven: Oven\n    var body: some View {\n        Text(\"Oven\")\n            .help(oven.phase.message)\n    }\n}\n",
+        ]
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertFalse(parsed.contains("Clock.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Phase.swift"), "\(parsed)")
+        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
+        try "import SwiftUI\n\nstruct OvenView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n"
+            .write(to: root.appendingPathComponent("OvenView.swift"), atomically: true, encoding: .utf8)
+        let shown = try report(root.path)
+        XCTAssertTrue(shown.contains("rotating-loading-message"), shown)
+        XCTAssertEqual(shown, try report(root.path, prefilter: false, jobs: 1))
+    }
+
     /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
     /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
     func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
@@ -550,23 +572,33 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text((a ?? b).tips[index])", true, true),
             ("Text(\n    model\n        .tips[index]\n)", true, true),
             ("Text(`tips`[index])", true, true),
+            ("Text($0.tips[index])", true, true),
+            // The pinned grammar lets `*` and prefix operators bind tighter than a member: `(count * model).tips`.
+            ("Text(count * model.tips[index])", true, true),
+            ("Text(-model.tips[index])", true, true),
             ("Text(verbatim: tips[index])", false, false),
-            ("Text(title + tips[index])", false, false),
+            ("Text(title, tableName: tips[index])", false, false),
+            // Operators are walked over whole: an operand's subscript pairs too (a "yes" for nothing, never a wrong "no").
+            ("Text(title + tips[index])", false, true),
             ("Text(\"\\(tips[index])\")", false, false),
             ("Text(try model.tips[index])", false, false),
-            ("Text(title, tableName: tips[index])", false, false),
-            ("Text(count / tips[index])", false, false),
+            ("Text(count / tips[index])", false, true),
+            ("Text(count == tips[index])", false, false),
+            ("ForEach(0..<model.tips[index])", false, false),
+            ("Text(Cache<Tip>.shared.tips[index])", false, true),
+            ("Text(Cache<Tip>(size: 2).tips[index])", true, true),
+            ("Text(title) // model.tips[index]", false, false),
+            ("Text(/* the tip */ count * tips[index])", false, true),
         ]
         for (code, shown, paired) in cases {
-            let source = "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        \(code)\n    }\n}\n"
-            let parsed = try Parser().parse(SourceText(source))
-            let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: parsed, file: "TipView.swift").rotation)
-            let elements = facts.displays.filter { if case .element = $0.shown { return true } else { return false } }
-            XCTAssertEqual(elements.count, shown ? 1 : 0, code)
-            let signature = SourceSignature(bytes: Array(source.utf8))
+            let (displays, signature) = try displays(in: code)
+            XCTAssertEqual(displays.filter { if case .element = $0 { return true } else { return false } }.count, shown ? 1 : 0, code)
             XCTAssertEqual(signature.subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Text")]), paired, code)
-            XCTAssertEqual(signature.denials(tree: parsed, facts: facts), [], code)
         }
+        // `$0` is one name to the parser, `0` to the lexer's hash (`NameHash`): the `$` is stepped over.
+        let (dollarShown, dollar) = try displays(in: "Text($0[index])")
+        XCTAssertEqual(dollarShown, [.element(array: "$0", indexNames: ["index"])])
+        XCTAssertTrue(dollar.subscripts(hash: NameHash.of("$0"), asFirstArgumentOfAny: [NameHash.of("Text")]))
         // Where a comment, a directive or a string hides part of the chain, any call may show any array.
         for code in ["Text( // the tip\n    tips[index])", "Text(/* the tip */ tips[index])", "Text(model // which\n    .tips[index])",
                      "Text(store[\"key\"].tips[index])", "Text(model\n#if os(iOS)\n    .tips[index]\n#endif\n)"] {
@@ -575,6 +607,48 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
         XCTAssertFalse(SourceSignature(bytes: Array("Text(tips[index])".utf8))
             .subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Label")]))
+    }
+
+    /// The same for a state's property: a display shows `phase.message` only as its whole first
+    /// argument, so the lexer pairs the call with the base and the member when the member ends the
+    /// argument (`)` or `,` after it) and the chain starts right after the call's `(`.
+    func testTheSignatureKnowsWhichMembersEndACallsFirstArgument() throws {
+        let cases: [(code: String, shown: Bool, paired: Bool)] = [
+            ("Text(phase.message)", true, true),
+            ("Text(oven.phase.message)", true, true),
+            ("Text(\n    oven.phase\n        .message\n)", true, true),
+            ("Text(phase.message, bundle: .main)", true, true),
+            ("Text(phase.`message`)", true, true),
+            ("Text($0.phase.message)", true, true),
+            ("Text(rate * oven.phase.message)", true, true),
+            ("Text(phase.message.uppercased())", false, false),
+            ("Text(phase.message ?? \"\")", false, false),
+            ("Text(verbatim: phase.message)", false, false),
+            ("Text(\"Oven\").help(phase.message)", false, false),
+        ]
+        for (code, shown, paired) in cases {
+            let (displays, signature) = try displays(in: code)
+            // The parser keeps a member's backticks (`` `message` ``); the lexer's names have none.
+            let properties = displays.filter { if case .property("phase", let property) = $0 { return NameHash.of(property) == NameHash.of("message") } else { return false } }
+            XCTAssertEqual(properties.count, shown ? 1 : 0, code)
+            XCTAssertEqual(signature.accesses(hash: NameHash.of("message"), of: NameHash.of("phase"), asFirstArgumentOfAny: [NameHash.of("Text")]),
+                           paired, code)
+        }
+        for code in ["Text(phase // the current one\n    .message)", "Text(phase./* which */ message)", "Text(oven /* c */ .phase.message)"] {
+            let signature = SourceSignature(bytes: Array(code.utf8))
+            XCTAssertTrue(signature.accesses(hash: NameHash.of("message"), of: NameHash.of("phase"), asFirstArgumentOfAny: [NameHash.of("Text")]), code)
+        }
+    }
+
+    /// What the parser shows in `code` (inside a view's body), and the signature of that file, which
+    /// must deny nothing the parser finds.
+    func displays(in code: String) throws -> ([RotationFacts.Shown], SourceSignature) {
+        let source = "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        \(code)\n    }\n}\n"
+        let tree = try Parser().parse(SourceText(source))
+        let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
+        let signature = SourceSignature(bytes: Array(source.utf8))
+        XCTAssertEqual(signature.denials(tree: tree, facts: facts), [], code)
+        return (facts.displays.map(\.shown), signature)
     }
 
     /// The lexer pairs a member only with the name right before its dot: the parser shows a member of
