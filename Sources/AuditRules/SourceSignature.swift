@@ -612,7 +612,7 @@ struct Lexer {
     enum ArgumentCallee: Equatable {
         /// The expression starts right after `callee(`.
         case callee(UInt64)
-        /// It starts after something else (`,`, `label:`, `try`, `"\\(`).
+        /// It starts after something else (`,`, `label:`, `try`, `"\(`).
         case none
         /// A comment, a directive, a string or a generic call stands in the way.
         case unsure
@@ -702,6 +702,8 @@ struct Lexer {
                 // A generic call (`Cache<Tip>(…)`): its type's brackets are not walked.
                 if next >= 0, bytes[next] == UInt8(ascii: ">") { return nil }
                 position = next
+                // Optional chaining or a forced unwrap before the group (`store?[0]`, `load!(1)`).
+                while position >= 0, bytes[position] == UInt8(ascii: "?") || bytes[position] == UInt8(ascii: "!") { position -= 1 }
             } else if byte == UInt8(ascii: "`") || isNameByte[Int(byte)] {
                 var start = position
                 if byte == UInt8(ascii: "`") {

@@ -569,6 +569,8 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text(model.tips[index])", true, true),
             ("Text(self.model?.tips[index])", true, true),
             ("Text(store.items()[0].tips[index])", true, true),
+            ("Text(store?[0].tips[index])", true, true),
+            ("Text(load!(1).tips[index])", true, true),
             ("Text((a ?? b).tips[index])", true, true),
             ("Text(\n    model\n        .tips[index]\n)", true, true),
             ("Text(`tips`[index])", true, true),
