@@ -10,7 +10,7 @@ import TreeSitter
 ///
 /// 1. `Text(tips[index])`: A declares `tips`; C's clock assigns `index`; D subscripts `tips` with
 ///    an expression that mentions `index`.
-/// 2. `Text(tips.randomElement() ?? "")`: A and D (D says `randomElement`: parsed on sight).
+/// 2. `Text(tips.randomElement() ?? "")`: A and D (D reads `randomElement` of a possible array).
 /// 3. `Text(phase.message)`: E's enum declares a case `k` and the text property `message`; C's clock
 ///    assigns `phase = .k`; D has `phase.message`.
 /// 4. `Text(line)`: C's clock assigns `line` a value that reads `tips`; D mentions `line`.
@@ -18,8 +18,9 @@ import TreeSitter
 /// The rounds, each from what the earlier ones established (a display file must also use the display
 /// call in code, not only in comments and strings: `SourceSignature.mayUseInCode`, asked last):
 /// - D: files with a display call whose first argument may subscript a possible array (the lexer pairs
-///   a call with the names subscripted at the start of its argument list): every `Text(tips[index])`
-///   is then known, with the names in its brackets;
+///   a call with the names subscripted at the start of its argument list), or that read
+///   `randomElement` of one: every `Text(tips[index])` is then known, with the names in its brackets,
+///   and every `Text(tips.randomElement() ?? "")`;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
 ///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
 ///   can matter: a value that names a possible array (kind 4), to a name in a known display's brackets
@@ -84,7 +85,8 @@ public struct RotationFollower: Sendable {
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
             return pending.map { signature in
                 signature.mentionsAny(displayCalls)
-                    && known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
+                    && (known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
+                        || Self.picksARandomElement(signature, of: known.arrayHashes))
                     && signature.mayUseInCode(displayCalls)
             }
         case 2:
@@ -201,6 +203,14 @@ public struct RotationFollower: Sendable {
         }
         return hashes
     }
+
+    /// `tips.randomElement()` for a possible array (the parser's `.random` display names the array
+    /// right before the dot, as the lexer's pair does).
+    static func picksARandomElement(_ signature: SourceSignature, of arrays: Set<UInt64>) -> Bool {
+        signature.mentions(hash: randomElement) && arrays.contains { signature.accesses(hash: randomElement, of: $0) }
+    }
+
+    static let randomElement = NameHash.of("randomElement")
 
     /// `Text(tips[index])` for a possible array and a state some clock assigns.
     static func subscriptsAnArray(_ signature: SourceSignature, _ arrays: Set<UInt64>, with states: Set<UInt64>,
@@ -356,12 +366,16 @@ extension SourceSignature {
                 if !subscripts(hash: NameHash.of(array), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
                     denied.append("display \(display.place.name)(\(array)[…]): argument subscript not seen")
                 }
+            case .random(let array, _):
+                if !RotationFollower.picksARandomElement(self, of: [NameHash.of(array)]) {
+                    denied.append("display \(array).randomElement(): access not seen")
+                }
             case .property(let base, let property):
                 if !accesses(property, of: base) { denied.append("display \(base).\(property): access not seen") }
                 if !accesses(hash: NameHash.of(property), of: NameHash.of(base), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
                     denied.append("display \(display.place.name)(\(base).\(property)): argument member not seen")
                 }
-            case .random, .value:
+            case .value:
                 break
             }
         }

@@ -68,7 +68,7 @@ public struct RuleEngine: Sendable {
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
-        triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty))
+        triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules))
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
         displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
@@ -88,18 +88,17 @@ public struct RuleEngine: Sendable {
     private let triggerWordSet: WordSet
 
     /// Words one of which a file must mention to be parsed on sight: the components' names, the
-    /// label components, suppression and re-export markers, and for rotating text `randomElement`
-    /// (a display and its strings can be the whole story). Files with clocks and text enums are
-    /// picked later, by `RotationFollower`, only where the names line up.
+    /// label components, suppression and re-export markers. Files with displays, clocks and text
+    /// enums are picked later, by `RotationFollower`, only where the names line up (a display of
+    /// `tips.randomElement()` too: only where `tips` may be a string array).
     public var triggerWords: [String] {
-        Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules, rotating: !rotatingRules.isEmpty)
+        Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules)
     }
 
-    private static func triggerWords(components: some Sequence<String>, labelRules: [Rule], rotating: Bool) -> [String] {
+    private static func triggerWords(components: some Sequence<String>, labelRules: [Rule]) -> [String] {
         var words = Set(components)
         for rule in labelRules { words.formUnion(rule.labelStyle?.components ?? []) }
         words.formUnion(["loadaudit:", "@_exported"])
-        if rotating { words.insert("randomElement") }
         return words.sorted()
     }
 

@@ -136,6 +136,25 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), full)
     }
 
+    /// `randomElement()` of something that is no string array (`players.randomElement()`) shows no
+    /// rotating text: the file is left alone. A display of a string array's random element is parsed
+    /// in the first round and found.
+    func testARandomElementOfNoStringArrayDoesNotMakeAFileParsed() throws {
+        let files = [
+            "Tips.swift": "let tips = [\"Warming up the oven\", \"Almost there\"]\n",
+            "Lineup.swift": "import SwiftUI\n\nstruct Lineup: View {\n    let players: [Player]\n    var body: some View {\n        Text(players.randomElement()?.name ?? \"\")\n    }\n}\n",
+            "TipView.swift": "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        Text(tips.randomElement() ?? \"\")\n    }\n}\n",
+        ]
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parsed = try scanTracingParses(root).parsed
+        XCTAssertTrue(parsed.contains("TipView.swift"), "\(parsed)")
+        XCTAssertFalse(parsed.contains("Lineup.swift"), "\(parsed)")
+        let full = try report(root.path, prefilter: false, jobs: 1)
+        XCTAssertTrue(full.contains("a random element of tips"), full)
+        XCTAssertEqual(try report(root.path), full)
+    }
+
     /// A clock that reads a display's index (`lastLogged = index`) but assigns to another name cannot
     /// advance the display: its file is left alone, while the clock that assigns `index` counts.
     func testAClockThatOnlyReadsAnIndexDoesNotMakeItsFileParsed() throws {
