@@ -126,14 +126,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "Rows.swift": "import SwiftUI\n\nstruct Row: View {\n    let title: String\n    var body: some View {\n        Text(title)\n            .help(tips[0])\n    }\n}\n",
             "Shown.swift": "import SwiftUI\n\nstruct TipView: View {\n    @State private var index = 0\n    var body: some View {\n        Text(tips[index])\n            .task {\n                while true {\n                    try? await Task.sleep(for: .seconds(2))\n                    index += 1\n                }\n            }\n    }\n}\n",
         ]
-        let root = try project(files)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let parsed = try scanTracingParses(root).parsed
-        XCTAssertTrue(parsed.contains("Shown.swift"), "\(parsed)")
-        XCTAssertFalse(parsed.contains("Rows.swift"), "\(parsed)")
-        let full = try report(root.path, prefilter: false, jobs: 1)
-        XCTAssertTrue(full.contains("rotating-loading-message"), full)
-        XCTAssertEqual(try report(root.path), full)
+        try checkParses(files, parsed: "Shown.swift", unparsed: "Rows.swift", reportHolds: "rotating-loading-message")
     }
 
     /// `randomElement()` of something that is no string array (`players.randomElement()`) shows no
@@ -145,14 +138,21 @@ final class PrefilterAndCacheTests: XCTestCase {
             "Lineup.swift": "import SwiftUI\n\nstruct Lineup: View {\n    let players: [Player]\n    var body: some View {\n        Text(players.randomElement()?.name ?? \"\")\n    }\n}\n",
             "TipView.swift": "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        Text(tips.randomElement() ?? \"\")\n    }\n}\n",
         ]
+        try checkParses(files, parsed: "TipView.swift", unparsed: "Lineup.swift", reportHolds: "a random element of tips")
+    }
+
+    /// Scans the project of `files`: `parsed` must be parsed and `unparsed` not, and the report must
+    /// hold `expected` and be what parsing every file gives.
+    func checkParses(_ files: [String: String], parsed wanted: String, unparsed: String, reportHolds expected: String,
+                     line: UInt = #line) throws {
         let root = try project(files)
         defer { try? FileManager.default.removeItem(at: root) }
         let parsed = try scanTracingParses(root).parsed
-        XCTAssertTrue(parsed.contains("TipView.swift"), "\(parsed)")
-        XCTAssertFalse(parsed.contains("Lineup.swift"), "\(parsed)")
+        XCTAssertTrue(parsed.contains(wanted), "\(parsed)", line: line)
+        XCTAssertFalse(parsed.contains(unparsed), "\(parsed)", line: line)
         let full = try report(root.path, prefilter: false, jobs: 1)
-        XCTAssertTrue(full.contains("a random element of tips"), full)
-        XCTAssertEqual(try report(root.path), full)
+        XCTAssertTrue(full.contains(expected), full, line: line)
+        XCTAssertEqual(try report(root.path), full, line: line)
     }
 
     /// A clock that reads a display's index (`lastLogged = index`) but assigns to another name cannot
@@ -164,14 +164,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "TipModel.swift": "import Foundation\n\nfinal class TipModel: ObservableObject {\n    @Published var index = 0\n    func start() {\n        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { [weak self] _ in\n            guard let self else { return }\n            self.index = (self.index + 1) % tips.count\n        }\n    }\n}\n",
             "Logger.swift": "import Foundation\n\nfinal class Logger {\n    var lastLogged = 0\n    func follow(_ model: TipModel) {\n        DispatchQueue.main.asyncAfter(deadline: .now() + 5) {\n            self.lastLogged = model.index\n        }\n    }\n}\n",
         ]
-        let root = try project(files)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let parsed = try scanTracingParses(root).parsed
-        XCTAssertTrue(parsed.contains("TipModel.swift"), "\(parsed)")
-        XCTAssertFalse(parsed.contains("Logger.swift"), "\(parsed)")
-        let full = try report(root.path, prefilter: false, jobs: 1)
-        XCTAssertTrue(full.contains("rotating-loading-message"), full)
-        XCTAssertEqual(try report(root.path), full)
+        try checkParses(files, parsed: "TipModel.swift", unparsed: "Logger.swift", reportHolds: "rotating-loading-message")
     }
 
     /// A view that calls `Text` and reads `phase.message` elsewhere (`.help(oven.phase.message)`)
