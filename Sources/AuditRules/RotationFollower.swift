@@ -90,11 +90,11 @@ public struct RotationFollower: Sendable {
                     && signature.mayUseInCode(displayCalls)
             }
         case 2:
-            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls)
+            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
             return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
-            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls)
+            var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
             return pending.map { signature in
                 Self.mayHoldTextEnum(signature) && known.timedCases.contains { state, name in
                     signature.declaresCase(hash: name) && caseTexts.mayShow(state: state, anyOf: signature.textPropertyNames?.names)
@@ -144,11 +144,11 @@ public struct RotationFollower: Sendable {
             let property: UInt64?
         }
 
-        init(all: [SourceSignature], displayCalls: WordSet) {
+        init(all: [SourceSignature], displayCalls: WordSet, displayCallHashes: [UInt64]) {
             enumFiles = all.filter(RotationFollower.mayHoldTextEnum)
             displayFiles = all.filter { $0.mentionsAny(displayCalls) }
             self.displayCalls = displayCalls
-            displayCallHashes = displayCalls.words.flatMap { $0 }
+            self.displayCallHashes = displayCallHashes
         }
 
         private let displayCalls: WordSet

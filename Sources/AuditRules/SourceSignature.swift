@@ -114,15 +114,18 @@ public final class SourceSignature: Sendable {
     /// Whether the file may subscript `array` as the whole first argument of one of `calls`
     /// (`Text(tips[i])`, `Text(model.tips[i])`): what a display of an array's element is.
     public func subscripts(hash array: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
-        subscripted.contains(array) && (argumentsUnsure || calls.contains { pairs.contains(WordHash.argumentPair($0, array)) })
+        subscripted.contains(array) && mayShowAsFirstArgument(array, ofAny: calls)
     }
 
     /// Whether the file may read `member` of `base` as the whole first argument of one of `calls`
     /// (`Text(phase.message)`, `Text(model.phase.message)`): what a display of a state's property is.
     public func accesses(hash member: UInt64, of base: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
-        guard mayPair(base, member) else { return false }
-        let pair = WordHash.pair(base, member)
-        return argumentsUnsure || namesFollowedByAnything.contains(base) || calls.contains { pairs.contains(WordHash.argumentPair($0, pair)) }
+        mayPair(base, member) && (namesFollowedByAnything.contains(base) || mayShowAsFirstArgument(WordHash.pair(base, member), ofAny: calls))
+    }
+
+    /// What the lexer's `noteArgument` paired: `shown` as the first argument of one of `calls`.
+    private func mayShowAsFirstArgument(_ shown: UInt64, ofAny calls: [UInt64]) -> Bool {
+        argumentsUnsure || calls.contains { pairs.contains(WordHash.argumentPair($0, shown)) }
     }
 
     /// Whether the file may subscript `base` with an expression that mentions `name` (`tips[index]`,
@@ -302,7 +305,8 @@ struct WordHash {
         return hash.value
     }
 
-    /// A call and the array its first argument subscripts (`Text(tips[i])`), kept apart from `pair`.
+    /// A call and what its first argument shows (an array's name, or a base and member's `pair`),
+    /// kept apart from `pair`.
     static func argumentPair(_ callee: UInt64, _ array: UInt64) -> UInt64 {
         pair(callee ^ 0x5851_F42D_4C95_7F2D, array)
     }
@@ -539,7 +543,7 @@ struct Lexer {
         // as showing a value, not a state's property (`RotationFacts.shown`), and no round asks the pair.
         if afterDot, let base = dotBase, base.at == dotAt {
             pairs.insert(WordHash.pair(base.hash, hash))
-            if Self.endsAnArgument(bytes, at: end) { noteArgumentMember(hash, of: base.hash, bytes, baseStart: base.start) }
+            if Self.endsAnArgument(bytes, at: end) { noteArgument(WordHash.pair(base.hash, hash), bytes, nameStart: base.start) }
         }
         for open in openSubscripts { pairs.insert(WordHash.pair(open.base, hash)) }
         subscriptBase = nil
@@ -558,7 +562,7 @@ struct Lexer {
             case UInt8(ascii: "["):
                 subscripted.insert(hash)
                 subscriptBase = (hash, next)
-                noteArgumentSubscript(hash, bytes, nameStart: start)
+                noteArgument(hash, bytes, nameStart: start)
             case UInt8(ascii: "."):
                 dotBase = (hash, next, start)
                 var after = next + 1
@@ -568,7 +572,7 @@ struct Lexer {
                 // A comment between a name and what follows is too rare to read through: say yes.
                 subscripted.insert(hash)
                 namesFollowedByAnything.insert(hash)
-                noteArgumentSubscript(hash, bytes, nameStart: start)
+                noteArgument(hash, bytes, nameStart: start)
             default:
                 break
             }
@@ -576,22 +580,13 @@ struct Lexer {
         }
     }
 
-    /// A subscripted name (`tips[`) whose expression starts a call's argument list: `Text(tips[i])`,
-    /// `Text(model.tips[i])`, `Text(store.items()[0].tips[i])` pair the callee with the name, as a
-    /// display shows an array's element only as its first argument (`RotationFacts.shown`).
-    mutating func noteArgumentSubscript(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, nameStart: Int) {
+    /// Pairs `shown` with the call whose argument list the expression of the name at `nameStart`
+    /// starts: a display shows an array's element or a state's property only as its first argument
+    /// (`RotationFacts.shown`). `shown` is the subscripted name (`Text(tips[i])`, `Text(model.tips[i])`)
+    /// or the pair of a base and the member that ends the argument (`Text(model.phase.message)`).
+    mutating func noteArgument(_ shown: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, nameStart: Int) {
         switch Self.argumentCallee(bytes, nameStart: nameStart) {
-        case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, hash))
-        case .none: break
-        case .unsure: argumentsUnsure = true
-        }
-    }
-
-    /// A member that ends a call's first argument (`Text(phase.message)`, `Text(model.phase.message)`)
-    /// pairs the callee with the base and the member: a display shows a state's property only so.
-    mutating func noteArgumentMember(_ member: UInt64, of base: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, baseStart: Int) {
-        switch Self.argumentCallee(bytes, nameStart: baseStart) {
-        case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, WordHash.pair(base, member)))
+        case .callee(let callee): pairs.insert(WordHash.argumentPair(callee, shown))
         case .none: break
         case .unsure: argumentsUnsure = true
         }
@@ -812,27 +807,13 @@ struct Lexer {
     /// last byte before it that is not blank. A comment (`= // tips` then a line break, `= /* */ [`)
     /// or an `#if` line in between hides what is before it: unsure, never a wrong `notAValue`.
     static func valuePosition(_ bytes: UnsafeBufferPointer<UInt8>, before open: Int) -> ValuePosition {
-        var index = open - 1
-        var linesUp = 0
-        var crossedBreak = false
-        while index >= 0, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
-            || bytes[index] == 0x0B || bytes[index] == 0x0C {
-            if bytes[index] == 0x0A { linesUp += 1 }
-            if bytes[index] == 0x0A || bytes[index] == 0x0D { crossedBreak = true }
-            index -= 1
-        }
+        // Across a line break, a `//` or `#` on the line reached may hide what is before the `[`.
+        guard let index = skipBlanksBackward(bytes, from: open - 1) else { return .unsure }
         guard index >= 0 else { return .notAValue }
         if bytes[index] == UInt8(ascii: "/") { return .unsure }
-        if crossedBreak {
-            // The whole line of that byte (a carriage return ends a comment too): a `//` anywhere on it
-            // may comment out the rest.
-            var start = index
-            while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
-            var end = index
-            while end < open, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
-            for position in start..<end where bytes[position] == UInt8(ascii: "/") || bytes[position] == UInt8(ascii: "#") { return .unsure }
-        }
-        return bytes[index] == UInt8(ascii: "=") ? .value(linesUp: linesUp, equals: index) : .notAValue
+        guard bytes[index] == UInt8(ascii: "=") else { return .notAValue }
+        let linesUp = bytes[(index + 1)..<open].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+        return .value(linesUp: linesUp, equals: index)
     }
 
     /// Whether the `=` at `equals` follows a member on its line (`model.tips =`): an assignment, as a
