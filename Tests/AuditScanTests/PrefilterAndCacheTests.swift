@@ -167,30 +167,10 @@ final class PrefilterAndCacheTests: XCTestCase {
         try checkParses(files, parsed: "TipModel.swift", unparsed: "Logger.swift", reportHolds: "rotating-loading-message")
     }
 
-    /// A view that calls `Text` and reads `phase.message` elsewhere (`.help(oven.phase.message)`)
-    /// shows no phase: the clock that switches `phase` and the enum stay unparsed until a
-    /// `Text(oven.phase.message)` appears.
-    func testAPropertyReadOutsideADisplaysArgumentDoesNotMakeTheClockParsed() throws {
-        let files = [
-            "Phase.swift": "enum Phase {\n    case warming, done\n    var message: String {\n        switch self {\n        case .warming: return \"Warming up the oven\"\n        case .done: return \"Almost there\"\n        }\n    }\n}\n",
-            "Clock.swift": "import Foundation\n\nfinal class Oven {\n    var phase = Phase.warming\n    func start() {\n        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in\n            self.phase = .done\n        }\n    }\n}\n",
-            "Badge.swift": "import SwiftUI\n\nstruct Badge: View {\n    let oven: Oven\n    var body: some View {\n        Text(\"Oven\")\n            .help(oven.phase.message)\n    }\n}\n",
-        ]
-        let root = try project(files)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let parsed = try scanTracingParses(root).parsed
-        XCTAssertFalse(parsed.contains("Clock.swift"), "\(parsed)")
-        XCTAssertFalse(parsed.contains("Phase.swift"), "\(parsed)")
-        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
-        try "import SwiftUI\n\nstruct OvenView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n"
-            .write(to: root.appendingPathComponent("OvenView.swift"), atomically: true, encoding: .utf8)
-        let shown = try report(root.path)
-        XCTAssertTrue(shown.contains("rotating-loading-message"), shown)
-        XCTAssertEqual(shown, try report(root.path, prefilter: false, jobs: 1))
-    }
-
     /// The same for a state's text property (`phase.message`): a file that reads it but names `Text`
-    /// only in a comment shows nothing, so neither the clock that switches `phase` nor the enum is parsed.
+    /// only in a comment shows nothing, nor does a view that calls `Text` and reads `phase.message`
+    /// elsewhere (`.help(oven.phase.message)`, not a display's argument), so neither the clock that
+    /// switches `phase` nor the enum is parsed until a `Text(oven.phase.message)` appears.
     func testATextPropertyReadOutsideADisplayDoesNotMakeTheClockParsed() throws {
         let files = [
             "Phase.swift": """
@@ -217,6 +197,7 @@ final class PrefilterAndCacheTests: XCTestCase {
                 }
                 """,
             "Log.swift": "/// Screens show `Text(phase.message)`; this only logs it.\nfunc log(_ phase: Phase) {\n    print(phase.message)\n}\n",
+            "Badge.swift": "import SwiftUI\n\nstruct Badge: View {\n    let oven: Oven\n    var body: some View {\n        Text(\"Oven\")\n            .help(oven.phase.message)\n    }\n}\n",
         ]
         let root = try project(files)
         defer { try? FileManager.default.removeItem(at: root) }
@@ -224,7 +205,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertFalse(parsed.contains("Clock.swift"), "\(parsed)")
         XCTAssertFalse(parsed.contains("Phase.swift"), "\(parsed)")
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
-        // With a display that reads it, the three files make a finding.
+        // With a display that reads it, the enum, the clock and the display make a finding.
         try "import SwiftUI\n\nstruct OvenView: View {\n    let oven: Oven\n    var body: some View { Text(oven.phase.message) }\n}\n"
             .write(to: root.appendingPathComponent("OvenView.swift"), atomically: true, encoding: .utf8)
         let shown = try report(root.path)
