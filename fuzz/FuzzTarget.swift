@@ -108,6 +108,11 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
     guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
+    // A file the prefilter leaves unparsed on sight must hold nothing a parse reports on its own.
+    if !engine.isRelevantOnSight(signature, source: tree.source),
+       !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
+        fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
+    }
     // The prefilter may never deny a name or a rotation fact the parser finds.
     let denied = signature.denials(tree: tree, facts: analysis.rotation)
     if !denied.isEmpty { fail("the signature denies what the parser finds: \(denied.prefix(3))") }

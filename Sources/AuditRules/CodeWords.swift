@@ -12,10 +12,15 @@ public struct CodeWords: Sendable {
     public private(set) var code = Set<UInt64>()
     /// Hashes of the names inside comments (where `loadaudit:` suppressions live).
     public private(set) var comments = Set<UInt64>()
+    /// Of the names `determinate` watches, those used in code only as calls of determinate progress:
+    /// `ProgressView(value: 0.4)`, `ProgressView("Upload", value: sent, total: size)` (none when a
+    /// style in the file may make one spin).
+    public private(set) var onlyInDeterminateCalls = Set<UInt64>()
 
-    public init?(bytes: [UInt8]) {
+    public init?(bytes: [UInt8], determinate: DeterminateWatch? = nil) {
         var code = Set<UInt64>()
         var comments = Set<UInt64>()
+        var calls = determinate.map(DeterminateCalls.init)
         let finished = bytes.withUnsafeBufferPointer { buffer in
             CodeScanner.scan(buffer) { token in
                 switch token {
@@ -23,11 +28,13 @@ public struct CodeWords: Sendable {
                 case .commentName(let hash): comments.insert(hash)
                 default: break
                 }
+                calls?.visit(token, in: buffer)
             }
         }
         guard finished else { return nil }
         self.code = code
         self.comments = comments
+        onlyInDeterminateCalls = calls?.onlyDeterminate ?? []
     }
 
     /// Whether `word` (one name) is used in code.
@@ -35,9 +42,12 @@ public struct CodeWords: Sendable {
 
     /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
     /// comments and strings, or in a comment for a name in `commentNames` (the suppression marker's).
-    func usesAnyInCode(_ words: WordSet, orInComments commentNames: Set<UInt64> = []) -> Bool {
+    /// Names in `notCounting` count as unused.
+    func usesAnyInCode(_ words: WordSet, orInComments commentNames: Set<UInt64> = [], notCounting: Set<UInt64> = []) -> Bool {
         words.words.contains { parts in
-            !parts.isEmpty && parts.allSatisfy { code.contains($0) || (commentNames.contains($0) && comments.contains($0)) }
+            !parts.isEmpty && parts.allSatisfy {
+                (code.contains($0) && !notCounting.contains($0)) || (commentNames.contains($0) && comments.contains($0))
+            }
         }
     }
 }

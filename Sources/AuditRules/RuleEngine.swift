@@ -69,6 +69,7 @@ public struct RuleEngine: Sendable {
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
         triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules))
+        determinateWatch = Self.determinateWatch(rulesByComponent: rulesByComponent, labelRules: labelRules)
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
         displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
@@ -86,6 +87,34 @@ public struct RuleEngine: Sendable {
     private let labelRules: [Rule]
     /// `triggerWords`, hashed once: asked of every file.
     private let triggerWordSet: WordSet
+
+    /// The trigger names that a call of determinate progress leaves without a finding (`ProgressView`):
+    /// every rule acting on the name has a `determinate` form, and the labels all of them accept make
+    /// a call determinate. A style that spins determinate progress (`ThemedSpinnerStyle`) still makes
+    /// one a finding, so the watch knows the rules' style modifiers too. Nil when no name qualifies.
+    private let determinateWatch: DeterminateWatch?
+
+    private static func determinateWatch(rulesByComponent: [String: [Rule]], labelRules: [Rule]) -> DeterminateWatch? {
+        var labels: [UInt64: Set<UInt64>] = [:]
+        var styles: [String: [StyleCheck]] = [:]
+        let names = Set(rulesByComponent.keys).union(labelRules.flatMap { $0.labelStyle?.components ?? [] })
+        for name in names where !name.isEmpty && name.utf8.allSatisfy({ Lexer.isNameByte[Int($0)] }) {
+            let rules = (rulesByComponent[name] ?? []) + labelRules.filter { $0.labelStyle?.components.contains(name) == true }
+            let forms = rules.compactMap(\.determinate)
+            guard !rules.isEmpty, forms.count == rules.count else { continue }
+            let accepted = forms.dropFirst().reduce(forms[0].arguments) { $0.intersection($1.arguments) }
+            guard !accepted.isEmpty else { continue }
+            labels[NameHash.of(name)] = Set(accepted.map(NameHash.of))
+            for rule in rules { if let style = rule.style { styles[style.modifier, default: []].append(style) } }
+        }
+        guard !labels.isEmpty else { return nil }
+        // As `UsageMatcher` decides: a style spins determinate progress when it is no spinner style of
+        // the rule's list and its name matches the rule's spinning-style names.
+        let spinning = Dictionary(uniqueKeysWithValues: styles.map { modifier, checks in
+            (NameHash.of(modifier), { @Sendable (name: String) in checks.contains { !$0.spinnerStyles.contains(name) && $0.isSpinning(name) } })
+        })
+        return DeterminateWatch(labels: labels, spinningStyles: spinning)
+    }
 
     /// Words one of which a file must mention to be parsed on sight: the components' names, the
     /// label components, suppression and re-export markers. Files with displays, clocks and text
@@ -105,13 +134,18 @@ public struct RuleEngine: Sendable {
     /// Whether a file must be parsed, from its signature and, when that shows a trigger word, a
     /// careful look at where the word stands (see `ProjectScanner`). A word only in comments or
     /// strings (`// was ProgressView`) makes nothing to report, except the suppression marker, which
-    /// lives in comments. For rotating text, a file must be parsed also when it may declare a string
+    /// lives in comments; nor does a name only ever called as determinate progress (see
+    /// `determinateWatch`). For rotating text, a file must be parsed also when it may declare a string
     /// array whose name neither the lexer nor the careful look (`DeclaredStringArrays`) could tell:
     /// the other rounds match every file against the possible arrays' names.
     public func isRelevantOnSight(_ signature: SourceSignature, source: SourceText) -> Bool {
         if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
         guard signature.mentionsAny(triggerWordSet) else { return false }
-        return CodeWords(bytes: source.bytes)?.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts) ?? true
+        // A name used only in calls of determinate progress (`ProgressView(value: 0.4)`) has nothing
+        // to report, unless a style in the file may make one spin.
+        let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: signature.mentions(hash:)) ? watch : nil }
+        guard let words = CodeWords(bytes: source.bytes, determinate: watch) else { return true }
+        return words.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts, notCounting: words.onlyInDeterminateCalls)
     }
 
     /// The suppression marker's name: a trigger in comments too.

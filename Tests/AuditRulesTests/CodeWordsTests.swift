@@ -83,4 +83,53 @@ final class CodeWordsTests: XCTestCase {
         let found = try XCTUnwrap(words("let `default` = café(ProgressView.init) + 3tips"))
         for name in ["default", "café", "ProgressView", "init", "tips"] { XCTAssertTrue(found.usesInCode(name), name) }
     }
+
+    /// A file whose only trigger is `ProgressView` called as determinate progress holds nothing to
+    /// report, so it is not parsed on sight; every other use, and a style that may spin it, is. Each
+    /// file left unparsed is parsed here to show that it indeed holds no candidate.
+    func testDeterminateProgressAloneDoesNotMakeAFileParsed() throws {
+        let unparsed = [
+            "ProgressView(value: 0.4)",
+            "ProgressView(\"Uploading\", value: sent, total: size)",
+            "ProgressView(value: model.progress) { Text(\"Upload\") }",
+            "ProgressView(\n    timerInterval: start...end,\n    countsDown: false\n)",
+            "ProgressView(value: x) // was ProgressView()",
+            "ProgressView(value: x)\n    .progressViewStyle(.linear)",
+            "ProgressView(value: x)\n    .progressViewStyle(LinearProgressViewStyle())",
+            "ProgressView(value: x).progressViewStyle(.circular)",
+            "ProgressView(value: x).progressViewStyle(barStyle)",
+        ]
+        let parsed = [
+            "ProgressView()",
+            "ProgressView(value: x)\nProgressView()",
+            "ProgressView (value: x)",
+            "ProgressView.init(value: x)",
+            "ProgressView<EmptyView, EmptyView>(value: x)",
+            "ProgressView(label: { Text(\"value\") })",
+            "ProgressView(format(value: x))",
+            "ProgressView(\"\\(x, value: y)\")",
+            "ProgressView(value:)",
+            "ProgressView(value: x\n#if DEBUG\n, total: 2\n#endif\n)",
+            "ProgressView(value: x).progressViewStyle(ThemedSpinnerStyle())",
+            "ProgressView(value: x).progressViewStyle(spinnerStyle)",
+            "ProgressView(value: x).progressViewStyle(styles[0])",
+            "ProgressView(value: x).progressViewStyle(\n    .linear,\n)",
+            "ProgressView(value: x)\nThemedSpinner()",
+        ]
+        let engine = RuleEngine(ruleSet: try RuleSet.builtIn())
+        let parser = try Parser()
+        func file(_ body: String) -> [UInt8] {
+            Array("import SwiftUI\n\nstruct Upload: View {\n    var body: some View {\n        \(body)\n    }\n}\n".utf8)
+        }
+        for body in unparsed {
+            let bytes = file(body)
+            XCTAssertFalse(engine.isRelevantOnSight(SourceSignature(bytes: bytes), source: SourceText(bytes: bytes)), body)
+            let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
+            XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
+        }
+        for body in parsed {
+            let bytes = file(body)
+            XCTAssertTrue(engine.isRelevantOnSight(SourceSignature(bytes: bytes), source: SourceText(bytes: bytes)), body)
+        }
+    }
 }

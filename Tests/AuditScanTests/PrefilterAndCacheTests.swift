@@ -141,6 +141,43 @@ final class PrefilterAndCacheTests: XCTestCase {
         try checkParses(files, parsed: "TipView.swift", unparsed: "Lineup.swift", reportHolds: "a random element of tips")
     }
 
+    /// A view whose only `ProgressView` shows determinate progress (an upload's fraction, drawn as a
+    /// bar) has nothing to report and is not parsed; the same progress drawn by a spinning style is a
+    /// custom indicator, found.
+    func testDeterminateProgressAloneDoesNotMakeAFileParsed() throws {
+        let files = [
+            "UploadRow.swift": """
+                import SwiftUI
+
+                struct UploadRow: View {
+                    @ObservedObject var upload: UploadTask
+                    var body: some View {
+                        VStack(alignment: .leading) {
+                            Text(upload.fileName)
+                            ProgressView(value: upload.sentBytes, total: upload.totalBytes)
+                                .progressViewStyle(.linear)
+                                .tint(.orange)
+                        }
+                    }
+                }
+
+                """,
+            "TicketSyncBadge.swift": """
+                import SwiftUI
+
+                struct TicketSyncBadge: View {
+                    let fraction: Double
+                    var body: some View {
+                        ProgressView(value: fraction)
+                            .progressViewStyle(ThemedSpinnerStyle())
+                    }
+                }
+
+                """,
+        ]
+        try checkParses(files, parsed: "TicketSyncBadge.swift", unparsed: "UploadRow.swift", reportHolds: "determinate progress drawn by the custom style")
+    }
+
     /// Scans the project of `files`: `parsed` must be parsed and `unparsed` not, and the report must
     /// hold `expected` and be what parsing every file gives.
     func checkParses(_ files: [String: String], parsed wanted: String, unparsed: String, reportHolds expected: String,
@@ -272,6 +309,33 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertGreaterThan(checked, 60)
     }
 
+    /// A file the prefilter does not parse on sight must hold nothing a parse would report on its own:
+    /// no candidate, no suppression, no re-export (rotating text is the rounds' business). Checked on
+    /// the same files, with the parser's analysis.
+    func testFilesNotParsedOnSightHoldNothingToReport() throws {
+        let (files, trees) = try checkedFiles()
+        defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
+        let engine = RuleEngine(ruleSet: .builtIn())
+        let parser = try Parser()
+        var unparsed = 0
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            let signature = SourceSignature(bytes: bytes)
+            guard signature.firstInvalidUTF8Offset == nil else { continue }
+            let source = SourceText(bytes: bytes)
+            guard !engine.isRelevantOnSight(signature, source: source) else { continue }
+            XCTAssertEqual(Self.reportable(engine.analyze(tree: try parser.parse(source), file: file.lastPathComponent)), [], file.path)
+            unparsed += 1
+        }
+        XCTAssertGreaterThan(unparsed, 20)
+    }
+
+    /// What a file's analysis reports without the rounds: its candidates' rules, suppressions, re-exports.
+    static func reportable(_ analysis: FileAnalysis) -> [String] {
+        analysis.candidates.map(\.finding.ruleId) + analysis.suppressions.map { "suppression at line \($0.line)" }
+            + analysis.exportedImports.map { "@_exported \($0)" }
+    }
+
     /// Every fixture, every input the fuzzer once failed on, and every file of eight generated
     /// rotation projects (in folders the caller removes).
     func checkedFiles() throws -> (files: [URL], trees: [URL]) {
@@ -353,8 +417,11 @@ final class PrefilterAndCacheTests: XCTestCase {
             let bytes = [UInt8](data)
             let signature = SourceSignature(bytes: bytes)
             guard signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 else { continue }
-            let tree = try parser.parse(SourceText(bytes: bytes))
-            XCTAssertEqual(signature.denials(tree: tree, facts: engine.analyze(tree: tree, file: path).rotation), [], path)
+            let source = SourceText(bytes: bytes)
+            let tree = try parser.parse(source)
+            let analysis = engine.analyze(tree: tree, file: path)
+            XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], path)
+            if !engine.isRelevantOnSight(signature, source: source) { XCTAssertEqual(Self.reportable(analysis), [], path) }
             checked += 1
         }
         print("checked the signatures of \(checked) files under \(root)")
