@@ -16,6 +16,16 @@ public struct SwiftFileFacts {
     public private(set) var topLevelTypes: Set<String> = []
     public private(set) var syntaxErrors: [SyntaxErrorSite] = []
 
+    /// `@_exported import X`: an attribute named `_exported` exactly, not `@_exportedUI` nor the
+    /// words of a comment inside the declaration.
+    static func isExported(_ declaration: Node) -> Bool {
+        declaration.namedChildren.contains { modifiers in
+            modifiers.type == "modifiers" && modifiers.namedChildren.contains { attribute in
+                attribute.type == "attribute" && attribute.namedChildren.contains { $0.type == "user_type" && $0.text == "_exported" }
+            }
+        }
+    }
+
     public init(tree: Tree) {
         let root = tree.rootNode
         // Error recovery can wrap top-level declarations in an ERROR node: look one level inside.
@@ -26,7 +36,7 @@ public struct SwiftFileFacts {
                 guard let module = child.namedChildren.first(where: { $0.type == "identifier" })?
                     .namedChildren.first(where: { $0.type == "simple_identifier" })?.text else { continue }
                 imports.insert(module)
-                if child.text.contains("@_exported") { exportedImports.insert(module) }
+                if Self.isExported(child) { exportedImports.insert(module) }
             case "class_declaration", "protocol_declaration", "typealias_declaration":
                 if let name = SwiftDeclarations.declaredName(of: child), !SwiftDeclarations.isExtension(child) {
                     topLevelTypes.insert(name.text)

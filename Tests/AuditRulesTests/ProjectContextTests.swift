@@ -1,5 +1,7 @@
 import AuditModel
 import AuditRules
+import SwiftSyntaxQueries
+import TreeSitter
 import XCTest
 
 /// Decisions that need more than one call site: other files, enclosing declarations, broken code.
@@ -95,6 +97,22 @@ final class ProjectContextTests: XCTestCase {
         let findings = try RuleHarness.findings(files: files)
         XCTAssertEqual(findings.map(\.file), ["Screen.swift"])
         XCTAssertEqual(findings.first?.fix, .safe)
+    }
+
+    /// Only an attribute named `_exported` re-exports: not `@_exportedUI` (found by the fuzzer in broken
+    /// code), nor the words of a comment inside the import.
+    func testOnlyTheExportedAttributeReExports() throws {
+        let parser = try Parser()
+        let cases: [(source: String, exported: Set<String>)] = [
+            ("@_exported import SwiftUI\n", ["SwiftUI"]),
+            ("@_exported import struct UIKit.UIView\n", ["UIKit"]),
+            ("@_exportedUI import Combine\n", []),
+            ("import /* @_exported */ Foundation\n", []),
+        ]
+        for (source, exported) in cases {
+            let facts = SwiftFileFacts(tree: try parser.parse(SourceText(bytes: Array(source.utf8))))
+            XCTAssertEqual(facts.exportedImports, exported, source)
+        }
     }
 
     func testDeclarationsOfDeprecatedComponentsAreReportedAtTheirNameWithNoFix() throws {

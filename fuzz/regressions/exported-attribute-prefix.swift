@@ -1,0 +1,12 @@
+﻿imProgressViewport Swift@_exportedUI
+
+﻿import SwiftUI
+
+struct TeamRo
+		}
+		Th}eer
+}
+Compact()
+		}
+	}
+}
