@@ -1,3 +1,4 @@
+import Dispatch
 import TreeSitter
 
 /// Decides, round after round, which unparsed files the rotating-text rules still need, from the
@@ -91,6 +92,7 @@ public struct RotationFollower: Sendable {
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
+            caseTexts.lookAhead(at: pending.compactMap { Self.mentionsClock($0) ? $0.clockReach : nil })
             return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
@@ -153,6 +155,20 @@ public struct RotationFollower: Sendable {
 
         private let displayCalls: WordSet
         private let displayCallHashes: [UInt64]
+
+        /// Takes, on every core, the careful looks the decisions about `reaches` will ask of enum files
+        /// (each rereads and scans its file): asked one at a time, they would run on one core.
+        func lookAhead(at reaches: [ClockReach]) {
+            var names = Set<UInt64>()
+            var anyName = false
+            for reach in reaches where reach.assigns {
+                for assignment in reach.caseAssignments {
+                    if let name = assignment.caseName { names.insert(name) } else { anyName = true }
+                }
+            }
+            let asked = enumFiles.filter { file in anyName || names.contains(where: file.declaresCase(hash:)) }
+            DispatchQueue.concurrentPerform(iterations: asked.count) { _ = asked[$0].textPropertyNames }
+        }
 
         mutating func mayShow(_ assignment: ClockReach.CaseAssignment) -> Bool {
             if let known = answers[assignment] { return known }
