@@ -109,7 +109,7 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
     // A file the prefilter leaves unparsed on sight must hold nothing a parse reports on its own.
-    if !engine.isRelevantOnSight(signature, source: tree.source),
+    if !engine.isRelevantOnSight(signature, bytes: bytes),
        !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
         fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
     }

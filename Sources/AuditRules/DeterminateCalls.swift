@@ -66,7 +66,17 @@ struct DeterminateCalls {
             switch tokens.first {
             case .dot: if tokens.count == 2, case .name(let name) = tokens[1] { return name }
             case .name(let name):
-                if tokens.count == 1 || (tokens.count >= 3 && tokens[1] == .open && tokens.last == .close) { return name }
+                if tokens.count == 1 { return name }
+                // A call's name only when its parentheses close at the end (`Linear().spinning()` is `spinning`'s).
+                guard tokens.count >= 3, tokens[1] == .open else { return nil }
+                var open = 0
+                for (index, token) in tokens.enumerated().dropFirst() {
+                    if token == .open { open += 1 }
+                    if token == .close {
+                        open -= 1
+                        if open == 0 { return index == tokens.count - 1 ? name : nil }
+                    }
+                }
             default: break
             }
             return nil

@@ -138,13 +138,13 @@ public struct RuleEngine: Sendable {
     /// `determinateWatch`). For rotating text, a file must be parsed also when it may declare a string
     /// array whose name neither the lexer nor the careful look (`DeclaredStringArrays`) could tell:
     /// the other rounds match every file against the possible arrays' names.
-    public func isRelevantOnSight(_ signature: SourceSignature, source: SourceText) -> Bool {
+    public func isRelevantOnSight(_ signature: SourceSignature, bytes: [UInt8]) -> Bool {
         if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
         guard signature.mentionsAny(triggerWordSet) else { return false }
         // A name used only in calls of determinate progress (`ProgressView(value: 0.4)`) has nothing
         // to report, unless a style in the file may make one spin.
         let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: signature.mentions(hash:)) ? watch : nil }
-        guard let words = CodeWords(bytes: source.bytes, determinate: watch) else { return true }
+        guard let words = CodeWords(bytes: bytes, determinate: watch) else { return true }
         return words.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts, notCounting: words.onlyInDeterminateCalls)
     }
 

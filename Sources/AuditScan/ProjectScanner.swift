@@ -82,8 +82,8 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, source in
-            engine.isRelevantOnSight(signature, source: source) ? .parse : (prefilter ? .skip : .parseIrrelevant)
+        let first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
+            engine.isRelevantOnSight(signature, bytes: bytes) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
         // Found in walk order; reported in path order.
         let (found, walkProblems) = feed.finished()
@@ -187,7 +187,7 @@ public struct ProjectScanner {
         var signature: SourceSignature? { if case .analyzed(let analyzed) = self { return analyzed.signature } else { return nil } }
     }
 
-    /// What to do with a file, decided from its signature (and its text, for a closer look).
+    /// What to do with a file, decided from its signature (and its bytes, for a closer look).
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -199,7 +199,7 @@ public struct ProjectScanner {
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, SourceText) -> Decision
+        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, [UInt8]) -> Decision
     ) -> [(Int, Outcome)] {
         let lock = NSLock()
         var next = 0
@@ -217,7 +217,7 @@ public struct ProjectScanner {
     /// the output does not depend on the workers.
     func analyze(
         workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
-        decide: @escaping (SourceSignature, SourceText) -> Decision
+        decide: @escaping (SourceSignature, [UInt8]) -> Decision
     ) -> [(Int, Outcome)] {
         let results = UnsafeMutableBufferPointer<[(Int, Outcome)]>.allocate(capacity: workers)
         results.initialize(repeating: [])
@@ -244,21 +244,23 @@ public struct ProjectScanner {
         engine.mayFollow(signature) ? signature : nil
     }
 
-    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, SourceText) -> Decision) -> Outcome {
-        let source: SourceText
+    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision) -> Outcome {
+        let bytes: [UInt8]
         let signature: SourceSignature
         switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         case .success(let read):
-            (source, signature) = read
+            (bytes, signature) = read
         }
-        let decision = decide(signature, source)
+        let decision = decide(signature, bytes)
         if decision == .skip {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
                                       signature: kept(signature)))
         }
         let relevant = decision == .parse
+        // The line index only for a file that is parsed: most are not.
+        let source = SourceText(bytes: bytes)
         let analysis: FileAnalysis
         if let cached = cache?.load(file, bytes: source.bytes) {
             analysis = cached
@@ -339,7 +341,8 @@ public enum SourceReader {
         public let detail: String
     }
 
-    public static func read(_ path: String, maximumSize: Int) -> Result<(SourceText, SourceSignature), Failure> {
+    /// The file's bytes, checked (binary, not UTF-8), and its signature.
+    public static func read(_ path: String, maximumSize: Int) -> Result<([UInt8], SourceSignature), Failure> {
         let bytes: [UInt8]
         switch readBytes(path, maximumSize: maximumSize) {
         case .failure(let failure): return .failure(failure)
@@ -354,7 +357,7 @@ public enum SourceReader {
         if let offset = signature.firstInvalidUTF8Offset {
             return .failure(Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped"))
         }
-        return .success((SourceText(bytes: bytes), signature))
+        return .success((bytes, signature))
     }
 
     /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow

@@ -57,7 +57,7 @@ struct Syntax: ParsableCommand {
         let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
         let source: SourceText
         switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
-        case .success(let read): source = read.0
+        case .success(let read): source = SourceText(bytes: read.0)
         case .failure(let failure):
             throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")
         }

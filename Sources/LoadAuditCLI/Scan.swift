@@ -136,7 +136,7 @@ struct Scan: ParsableCommand {
         let lines: TextReport.LineProvider = { file, line in
             guard let path = result.absolutePaths[file] else { return nil }
             if cache[path] == nil, case .success(let read) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
-                cache[path] = read.0
+                cache[path] = SourceText(bytes: read.0)
             }
             return cache[path]?.lineText(line)
         }

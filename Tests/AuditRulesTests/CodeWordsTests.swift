@@ -113,6 +113,8 @@ final class CodeWordsTests: XCTestCase {
             "ProgressView(value: x).progressViewStyle(ThemedSpinnerStyle())",
             "ProgressView(value: x).progressViewStyle(spinnerStyle)",
             "ProgressView(value: x).progressViewStyle(styles[0])",
+            "ProgressView(value: x).progressViewStyle(BarStyle().spinning())",
+            "ProgressView(value: x).progressViewStyle(BarStyle(tint: .orange))",
             "ProgressView(value: x).progressViewStyle(\n    .linear,\n)",
             "ProgressView(value: x)\nThemedSpinner()",
         ]
@@ -123,13 +125,13 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(engine.isRelevantOnSight(SourceSignature(bytes: bytes), source: SourceText(bytes: bytes)), body)
+            XCTAssertFalse(engine.isRelevantOnSight(SourceSignature(bytes: bytes), bytes: bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(engine.isRelevantOnSight(SourceSignature(bytes: bytes), source: SourceText(bytes: bytes)), body)
+            XCTAssertTrue(engine.isRelevantOnSight(SourceSignature(bytes: bytes), bytes: bytes), body)
         }
     }
 }
