@@ -157,7 +157,7 @@ public struct ClockReach: Sendable, Equatable {
             if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
             if case .lineBreak = token {
                 statement = Statement()
-                header = []
+                header.removeAll(keepingCapacity: true)
                 headerStart = nil
                 if !openRightSides.isEmpty, let previous, !Self.continuesAfter(previous) { lineBreakAtDepth = stack.count }
                 return
@@ -204,7 +204,7 @@ public struct ClockReach: Sendable, Equatable {
                     close(byte, at: at)
                 case UInt8(ascii: ";"):
                     statement = Statement()
-                    header = []
+                    header.removeAll(keepingCapacity: true)
                     headerStart = nil
                     openRightSides.removeAll { $0 >= stack.count }
                 default:
@@ -322,7 +322,7 @@ public struct ClockReach: Sendable, Equatable {
             stack.append(Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart,
                               statement: statement))
             statement = Statement()
-            header = []
+            header.removeAll(keepingCapacity: true)
             headerStart = nil
         }
 
@@ -340,7 +340,7 @@ public struct ClockReach: Sendable, Equatable {
                 regions.append(start..<(position + 1))
                 clock = .afterGroup(start: start)
             }
-            header = []
+            header.removeAll(keepingCapacity: true)
             headerStart = nil
         }
 

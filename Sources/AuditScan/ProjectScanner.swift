@@ -377,9 +377,26 @@ public enum SourceReader {
             Failure(kind: .tooLarge, detail: "\(size / (1 << 20)) MB is over the \(maximumSize >> 20) MB limit: skipped")
         }
         if Int(status.st_size) > maximumSize { return .failure(tooLarge(Int(status.st_size))) }
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
-        var filled = 0
-        while true {
+        // The expected size and one byte more, read into uninitialized memory (no zero-filling first):
+        // the array counts only what `read` wrote.
+        let capacity = max(Int(status.st_size), 0) + 1
+        var readError: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { readError = errno }
+                if got <= 0 { return }
+                count += got
+            }
+        }
+        if readError != 0 {
+            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(readError))))"))
+        }
+        var filled = bytes.count
+        // A full buffer: the file grew since `fstat`; read on until the end.
+        while filled >= capacity {
             if filled == bytes.count {
                 if filled > maximumSize { return .failure(tooLarge(filled)) }
                 bytes.append(contentsOf: repeatElement(0, count: max(4096, filled)))

@@ -2,6 +2,7 @@ import AuditModel
 import AuditRules
 import AuditScan
 import Foundation
+import LoadAuditTestSupport
 import XCTest
 
 /// Walking real folders: what is scanned, what is skipped, and bad input that must not stop the run.
@@ -160,5 +161,28 @@ final class ScannerTests: XCTestCase {
         let result = try scan()
         XCTAssertEqual(result.problems.map(\.kind), [.tooLarge])
         XCTAssertEqual(result.filesScanned, 0)
+    }
+
+    /// The reader takes the size from `fstat` and reads into memory it does not clear first: it must
+    /// give exactly the file's bytes at every size around its buffer's edges, and go on reading a file
+    /// that holds more than `fstat` said (a file of `/proc` says 0).
+    func testTheReaderGivesExactlyTheFilesBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SeededRandom(seed: 7)
+        for size in [0, 1, 2, 4095, 4096, 4097, 65_537] {
+            let bytes = (0..<size).map { _ in UInt8(0x20 + random.below(0x5F)) }
+            let file = folder.appendingPathComponent("File\(size).swift")
+            try Data(bytes).write(to: file)
+            guard case .success(let read) = SourceReader.read(file.path, maximumSize: 1 << 20) else { return XCTFail("\(size) bytes: not read") }
+            XCTAssertEqual(read.0, bytes, "\(size) bytes")
+        }
+        #if os(Linux)
+        guard case .success(let status) = SourceReader.read("/proc/self/status", maximumSize: 1 << 20) else { return XCTFail("/proc/self/status: not read") }
+        XCTAssertTrue(status.0.starts(with: Array("Name:".utf8)), String(decoding: status.0.prefix(40), as: UTF8.self))
+        XCTAssertEqual(status.0.last, UInt8(ascii: "\n"))
+        XCTAssertGreaterThan(status.0.count, 200)
+        #endif
     }
 }
