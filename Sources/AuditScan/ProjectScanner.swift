@@ -97,35 +97,50 @@ public struct ProjectScanner {
         var round = 0
         if var follower = engine.rotationFollower() {
             let signatures = outcomes.map { $0?.signature }
-            while true {
-                var facts: [RotationFacts] = []
-                var pending: [Int] = []
-                for index in files.indices {
-                    guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-                    if analyzed.relevant {
-                        if let rotation = analyzed.analysis.rotation { facts.append(rotation) }
-                    } else if analyzed.signature != nil {
-                        pending.append(index)
-                    }
+            let all = signatures.compactMap { $0 }
+            // What the rounds read of the outcomes, kept apart and updated as files become relevant:
+            // going through every outcome each round copied each analysis's many collections.
+            var isRelevant = [Bool](repeating: false, count: files.count)
+            var rotations = [RotationFacts?](repeating: nil, count: files.count)
+            var pending: [Int] = []
+            for index in files.indices {
+                guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
+                if analyzed.relevant {
+                    isRelevant[index] = true
+                    rotations[index] = analyzed.analysis.rotation
+                } else if analyzed.signature != nil {
+                    pending.append(index)
                 }
-                guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: signatures.compactMap { $0 })
-                else { break }
+            }
+            while true {
+                let facts = files.indices.compactMap { isRelevant[$0] ? rotations[$0] : nil }
+                guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: all) else { break }
                 round += 1
                 trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant (at \(elapsed()))")
                 var toParse: [Int] = []
-                for (index, isChosen) in zip(pending, chosen) where isChosen {
+                var stillPending: [Int] = []
+                for (index, isChosen) in zip(pending, chosen) {
+                    guard isChosen else {
+                        stillPending.append(index)
+                        continue
+                    }
+                    isRelevant[index] = true
                     if case .analyzed(var analyzed)? = outcomes[index], analyzed.parsed {
                         analyzed.relevant = true
+                        rotations[index] = analyzed.analysis.rotation
                         outcomes[index] = .analyzed(analyzed)
                     } else {
                         toParse.append(index)
                     }
                 }
+                pending = stillPending
                 // Largest first: a round ends when its last file is parsed, and a large file taken last
                 // would leave the other workers idle until it is done.
                 toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
                 for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse }) {
                     outcomes[index] = outcome
+                    // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
+                    if case .analyzed(let analyzed) = outcome { rotations[index] = analyzed.analysis.rotation } else { isRelevant[index] = false }
                 }
                 trace?("round \(round): parsed (at \(elapsed()))")
             }
