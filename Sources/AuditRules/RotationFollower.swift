@@ -92,7 +92,10 @@ public struct RotationFollower: Sendable {
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
-            caseTexts.lookAhead(at: pending.compactMap { Self.mentionsClock($0) ? $0.clockReach : nil })
+            let clocks = pending.filter(Self.mentionsClock)
+            // Each clock file's careful look (a reread and a scan), on every core.
+            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
+            caseTexts.lookAhead(at: clocks.compactMap(\.clockReach))
             return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.

@@ -43,15 +43,17 @@ public final class SourceSignature: Sendable {
     /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
-    public let clockReach: ClockReach?
+    /// Taken when a round first asks: most clock files are parsed on sight or never asked about.
+    public var clockReach: ClockReach? { deferredClockReach?.value }
+    private let deferredClockReach: DeferredLook<ClockReach>?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
     public var textPropertyNames: TextPropertyNames? { deferredTextPropertyNames?.value }
     private let deferredTextPropertyNames: DeferredLook<TextPropertyNames>?
     /// The names it uses in code, not only in comments and strings (nil: unknown, any may be).
     private let deferredCodeWords: DeferredLook<CodeWords>
 
-    /// `reread`, when given, reads the file again: the careful looks for text properties and names
-    /// in code then wait until a round asks (see `DeferredLook`). Without it, they are taken at once.
+    /// `reread`, when given, reads the file again: the careful looks for clocks, text properties and
+    /// names in code then wait until a round asks (see `DeferredLook`). Without it, they are taken at once.
     public init(bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)? = nil) {
         var lexer = Lexer(byteCount: bytes.count)
         bytes.withUnsafeBufferPointer { lexer.run($0) }
@@ -73,7 +75,12 @@ public final class SourceSignature: Sendable {
             mayDeclareStringArray = lexer.sawStringArray
             boundArrayNames = lexer.boundArrayNames
         }
-        clockReach = text && RotationFollower.mentionsClock(lexer.names) ? ClockReach(bytes: bytes) : nil
+        if text && RotationFollower.mentionsClock(lexer.names) {
+            deferredClockReach = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { ClockReach(bytes: $0) }) }
+                ?? DeferredLook(ClockReach(bytes: bytes))
+        } else {
+            deferredClockReach = nil
+        }
         if text && RotationFollower.mayHoldTextEnum(lexer.names) {
             deferredTextPropertyNames = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { TextPropertyNames(bytes: $0) }) }
                 ?? DeferredLook(TextPropertyNames(bytes: bytes))
