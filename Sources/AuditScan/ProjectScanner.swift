@@ -410,7 +410,7 @@ public enum SourceReader {
             return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(readError))))"))
         }
         var filled = bytes.count
-        // A full buffer: the file grew since `fstat`; read on until the end.
+        // A full buffer: the file grew since `fstat` (or, like a file of /proc, gave no size); read on to the end.
         while filled >= capacity {
             if filled == bytes.count {
                 if filled > maximumSize { return .failure(tooLarge(filled)) }
