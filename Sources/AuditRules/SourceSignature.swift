@@ -75,20 +75,11 @@ public final class SourceSignature: Sendable {
             mayDeclareStringArray = lexer.sawStringArray
             boundArrayNames = lexer.boundArrayNames
         }
-        if text && RotationFollower.mentionsClock(lexer.names) {
-            deferredClockReach = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { ClockReach(bytes: $0) }) }
-                ?? DeferredLook(ClockReach(bytes: bytes))
-        } else {
-            deferredClockReach = nil
-        }
-        if text && RotationFollower.mayHoldTextEnum(lexer.names) {
-            deferredTextPropertyNames = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { TextPropertyNames(bytes: $0) }) }
-                ?? DeferredLook(TextPropertyNames(bytes: bytes))
-        } else {
-            deferredTextPropertyNames = nil
-        }
-        deferredCodeWords = reread.map { DeferredLook(byteCount: bytes.count, reread: $0, look: { CodeWords(bytes: $0) }) }
-            ?? DeferredLook(text ? CodeWords(bytes: bytes) : nil)
+        deferredClockReach = text && RotationFollower.mentionsClock(lexer.names)
+            ? DeferredLook(bytes, reread: reread, look: { ClockReach(bytes: $0) }) : nil
+        deferredTextPropertyNames = text && RotationFollower.mayHoldTextEnum(lexer.names)
+            ? DeferredLook(bytes, reread: reread, look: { TextPropertyNames(bytes: $0) }) : nil
+        deferredCodeWords = text ? DeferredLook(bytes, reread: reread, look: { CodeWords(bytes: $0) }) : DeferredLook(nil)
     }
 
     /// Whether the file may use one of `words` in code, not only in comments and strings (a display
@@ -154,7 +145,7 @@ public final class SourceSignature: Sendable {
     }
 }
 
-/// A careful look at a file (`TextPropertyNames`, `CodeWords`), taken when a round first asks. Most
+/// A careful look at a file (`ClockReach`, `TextPropertyNames`, `CodeWords`), taken when a round first asks. Most
 /// files are never asked about (of every `enum` with a `switch`, only those that may declare a case
 /// some clock assigns), and holding every file's text until then would cost more memory than reading
 /// the few asked about again. A file that changed size since, or cannot be read, gets nil (the look's
@@ -178,6 +169,11 @@ final class DeferredLook<Value: Sendable>: @unchecked Sendable {
         reread = nil
         look = nil
         answer = .some(value)
+    }
+
+    /// `look` at `bytes` when first asked, reading them again with `reread`; without it, at once.
+    convenience init(_ bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)?, look: @escaping @Sendable ([UInt8]) -> Value?) {
+        if let reread { self.init(byteCount: bytes.count, reread: reread, look: look) } else { self.init(look(bytes)) }
     }
 
     var value: Value? {
