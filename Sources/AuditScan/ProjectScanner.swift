@@ -99,21 +99,20 @@ public struct ProjectScanner {
             let signatures = outcomes.map { $0?.signature }
             let all = signatures.compactMap { $0 }
             // What the rounds read of the outcomes, kept apart and updated as files become relevant:
-            // going through every outcome each round copied each analysis's many collections.
-            var isRelevant = [Bool](repeating: false, count: files.count)
-            var rotations = [RotationFacts?](repeating: nil, count: files.count)
+            // going through every outcome each round copied each analysis's many collections. The
+            // relevant files' rotation facts (nil for the others), and the files not yet relevant.
+            var relevantFacts = [RotationFacts?](repeating: nil, count: files.count)
             var pending: [Int] = []
             for index in files.indices {
                 guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
                 if analyzed.relevant {
-                    isRelevant[index] = true
-                    rotations[index] = analyzed.analysis.rotation
+                    relevantFacts[index] = analyzed.analysis.rotation
                 } else if analyzed.signature != nil {
                     pending.append(index)
                 }
             }
             while true {
-                let facts = files.indices.compactMap { isRelevant[$0] ? rotations[$0] : nil }
+                let facts = relevantFacts.compactMap { $0 }
                 guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: all) else { break }
                 round += 1
                 trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant (at \(elapsed()))")
@@ -124,10 +123,9 @@ public struct ProjectScanner {
                         stillPending.append(index)
                         continue
                     }
-                    isRelevant[index] = true
                     if case .analyzed(var analyzed)? = outcomes[index], analyzed.parsed {
                         analyzed.relevant = true
-                        rotations[index] = analyzed.analysis.rotation
+                        relevantFacts[index] = analyzed.analysis.rotation
                         outcomes[index] = .analyzed(analyzed)
                     } else {
                         toParse.append(index)
@@ -140,7 +138,7 @@ public struct ProjectScanner {
                 for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse }) {
                     outcomes[index] = outcome
                     // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
-                    if case .analyzed(let analyzed) = outcome { rotations[index] = analyzed.analysis.rotation } else { isRelevant[index] = false }
+                    if case .analyzed(let analyzed) = outcome { relevantFacts[index] = analyzed.analysis.rotation }
                 }
                 trace?("round \(round): parsed (at \(elapsed()))")
             }
@@ -375,6 +373,22 @@ public enum SourceReader {
         return .success((bytes, signature))
     }
 
+    /// Reads into `base` from `start` until `end` or the file's end, again after a signal: how far it
+    /// got, and the error that stopped it (0: none).
+    static func fill(_ descriptor: Int32, _ base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) -> (Int, Int32) {
+        var position = start
+        while position < end {
+            let got = systemRead(descriptor, base + position, end - position)
+            if got < 0 {
+                if errno == EINTR { continue }
+                return (position, errno)
+            }
+            if got == 0 { break }
+            position += got
+        }
+        return (position, 0)
+    }
+
     /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow
     /// while it is read; what was there at the end counts).
     static func readBytes(_ path: String, maximumSize: Int) -> Result<[UInt8], Failure> {
@@ -397,34 +411,20 @@ public enum SourceReader {
         let capacity = max(Int(status.st_size), 0) + 1
         var readError: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            count = 0
-            while count < buffer.count {
-                let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { readError = errno }
-                if got <= 0 { return }
-                count += got
-            }
-        }
-        if readError != 0 {
-            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(readError))))"))
+            (count, readError) = fill(descriptor, buffer.baseAddress!, from: 0, to: capacity)
         }
         var filled = bytes.count
         // A full buffer: the file grew since `fstat` (or, like a file of /proc, gave no size); read on to the end.
-        while filled >= capacity {
-            if filled == bytes.count {
-                if filled > maximumSize { return .failure(tooLarge(filled)) }
-                bytes.append(contentsOf: repeatElement(0, count: max(4096, filled)))
-            }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(errno))))"))
-            }
-            if got == 0 { break }
-            filled += got
+        var full = filled == capacity
+        while readError == 0, full {
+            if filled > maximumSize { return .failure(tooLarge(filled)) }
+            bytes.append(contentsOf: repeatElement(0, count: max(4096, filled)))
+            let end = bytes.count
+            (filled, readError) = bytes.withUnsafeMutableBufferPointer { fill(descriptor, $0.baseAddress!, from: filled, to: end) }
+            full = filled == end
+        }
+        if readError != 0 {
+            return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(readError))))"))
         }
         if filled > maximumSize { return .failure(tooLarge(filled)) }
         bytes.removeLast(bytes.count - filled)
