@@ -159,7 +159,7 @@ struct DeterminateCalls {
         case .punctuation(let byte, _):
             switch byte {
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-                if own { open[open.count - 1].label = nil; open[open.count - 1].atArgumentStart = false }
+                if own { interruptLabel() }
                 depth += 1
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
                 if own, let call = open.popLast() {
@@ -176,18 +176,24 @@ struct DeterminateCalls {
             case UInt8(ascii: "#"):
                 for index in open.indices { open[index].spoiled = true }
             default:
-                if own { open[open.count - 1].label = nil; open[open.count - 1].atArgumentStart = false }
+                if own { interruptLabel() }
             }
         case .operatorRun:
-            if own { open[open.count - 1].label = nil; open[open.count - 1].atArgumentStart = false }
+            if own { interruptLabel() }
         case .stringStart:
-            if own { open[open.count - 1].label = nil; open[open.count - 1].atArgumentStart = false }
+            if own { interruptLabel() }
             stringDepth += 1
         case .stringEnd:
             stringDepth -= 1
         case .lineBreak, .commentName:
             break
         }
+    }
+
+    /// A token of the innermost call's own that is no label: none is being read until the next `,`.
+    private mutating func interruptLabel() {
+        open[open.count - 1].label = nil
+        open[open.count - 1].atArgumentStart = false
     }
 
     static func end(ofNameAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {

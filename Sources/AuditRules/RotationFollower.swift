@@ -92,10 +92,7 @@ public struct RotationFollower: Sendable {
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
-            let clocks = pending.filter(Self.mentionsClock)
-            // Each clock file's careful look (a reread and a scan), on every core.
-            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
-            caseTexts.lookAhead(at: clocks.compactMap(\.clockReach))
+            caseTexts.lookAhead(atClocks: pending.filter(Self.mentionsClock))
             return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
@@ -159,12 +156,14 @@ public struct RotationFollower: Sendable {
         private let displayCalls: WordSet
         private let displayCallHashes: [UInt64]
 
-        /// Takes, on every core, the careful looks the decisions about `reaches` will ask of enum files
-        /// (each rereads and scans its file): asked one at a time, they would run on one core.
-        func lookAhead(at reaches: [ClockReach]) {
+        /// Takes, on every core, the careful looks (each rereads and scans its file) that deciding about
+        /// `clocks` will ask for: the clock files' own, then those of the enum files that may declare a
+        /// case they assign. Asked one at a time, they would run on one core.
+        func lookAhead(atClocks clocks: [SourceSignature]) {
+            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
             var names = Set<UInt64>()
             var anyName = false
-            for reach in reaches where reach.assigns {
+            for reach in clocks.compactMap(\.clockReach) where reach.assigns {
                 for assignment in reach.caseAssignments {
                     if let name = assignment.caseName { names.insert(name) } else { anyName = true }
                 }
