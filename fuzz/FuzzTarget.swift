@@ -104,6 +104,10 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     let validUTF8 = isValidUTF8(bytes)
     if (signature.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the signature's UTF-8 verdict differs from Swift's decoder") }
     if validUTF8, signature.firstNULOffset != bytes.firstIndex(of: 0) { fail("the signature's first NUL differs") }
+    // A file irrelevant at a glance gets no signature and no round follows it: plain text that holds
+    // nothing to report and no rotation fact (checked below).
+    let irrelevantAtAGlance = engine.isIrrelevantAtAGlance(bytes)
+    if irrelevantAtAGlance, !validUTF8 || signature.firstNULOffset != nil { fail("a file irrelevant at a glance is not plain text") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
     guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
     guard let tree = parseQuickly(bytes) else { return 0 }
@@ -112,6 +116,13 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     if !engine.isRelevantOnSight(signature, bytes: bytes),
        !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
         fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
+    }
+    if irrelevantAtAGlance {
+        let rotation = analysis.rotation ?? RotationFacts()
+        if !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty || !rotation.stringArrays.isEmpty
+            || !rotation.textProperties.isEmpty || !rotation.timedAssignments.isEmpty || !rotation.displays.isEmpty {
+            fail("a file irrelevant at a glance holds something to report or a rotation fact")
+        }
     }
     // The prefilter may never deny a name or a rotation fact the parser finds.
     let denied = signature.denials(tree: tree, facts: analysis.rotation)

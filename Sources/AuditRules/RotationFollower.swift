@@ -63,16 +63,25 @@ public struct RotationFollower: Sendable {
         names.mayContainAny(clockCalls) || (names.mayContainAny(onReceive) && names.mayContainAny(timerPublish))
     }
 
-    static let clockCalls = WordSet(["scheduledTimer", "asyncAfter", "sleep"])
-    static let onReceive = WordSet(["onReceive"])
-    static let timerPublish = WordSet(["Timer.publish"])
+    static let clockCallNames = ["scheduledTimer", "asyncAfter", "sleep"]
+    static let publishedClockNames = ["onReceive", "Timer.publish"]
+    static let clockCalls = WordSet(clockCallNames)
+    static let onReceive = WordSet([publishedClockNames[0]])
+    static let timerPublish = WordSet([publishedClockNames[1]])
 
     static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { mayHoldTextEnum(signature.names) }
 
     static func mayHoldTextEnum(_ names: WordFilter) -> Bool { names.mayContainAny(enumWord) && names.mayContainAny(switchWord) }
 
-    static let enumWord = WordSet(["enum"])
-    static let switchWord = WordSet(["switch"])
+    static let textEnumNames = ["enum", "switch"]
+    static let enumWord = WordSet([textEnumNames[0]])
+    static let switchWord = WordSet([textEnumNames[1]])
+
+    /// What `mayChoose` asks of the names, as groups of words that must all appear, for a look at
+    /// the bytes (`WordSieve`); the string arrays are looked for apart.
+    static func choosingWords(displayCalls: Set<String>) -> [[String]] {
+        displayCalls.sorted().map { [$0] } + clockCallNames.map { [$0] } + [publishedClockNames, textEnumNames]
+    }
 
     /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
     /// given the rotation facts of the relevant files and the signatures of every file; nil when

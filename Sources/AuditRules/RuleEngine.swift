@@ -75,6 +75,8 @@ public struct RuleEngine: Sendable {
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
         rotationWalkWords = RotationFacts.walkWords(displayCalls: displayCalls)
+        let triggerGroups = Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules).map { [$0] }
+        glance = WordSieve(groups: triggerGroups + (rotatingRules.isEmpty ? [] : RotationFollower.choosingWords(displayCalls: displayCalls)))
     }
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
@@ -150,6 +152,22 @@ public struct RuleEngine: Sendable {
 
     /// The suppression marker's name: a trigger in comments too.
     private static let commentTriggerParts = Set(WordSet.parts(of: "loadaudit:"))
+
+    /// Whether a file is sure to need no signature: valid UTF-8 with no NUL byte (anything else is
+    /// reported from its signature), none of the trigger words, and, with rotating-text rules, nothing
+    /// `mayFollow` looks for (no display call, clock or `enum` with `switch`, no `[` that may start a
+    /// string array), each as a whole word anywhere, comments and strings included. Such a file is
+    /// neither relevant on sight nor followed, whatever its signature would say; the scanner then
+    /// skips the lexer. False when the rules' words do not suit the look (see `WordSieve`).
+    public func isIrrelevantAtAGlance(_ bytes: [UInt8]) -> Bool {
+        guard let glance else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            !glance.anyGroupAppears(in: bytes) && (rotatingRules.isEmpty || !WordSieve.mayStartAStringArray(bytes))
+                && WordSieve.isTextWithoutNUL(bytes)
+        }
+    }
+
+    private let glance: WordSieve?
 
     /// Whether `RotationFollower` may ask about this file in a round (see there): only then must its
     /// signature be kept.

@@ -260,17 +260,29 @@ public struct ProjectScanner {
     func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision) -> Outcome {
         let bytes: [UInt8]
         let signature: SourceSignature
-        switch SourceReader.read(file.absolutePath, maximumSize: Self.maximumFileSize) {
+        let skipped = { (signature: SourceSignature?) in
+            Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
+                                      signature: signature))
+        }
+        switch SourceReader.readBytes(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         case .success(let read):
-            (bytes, signature) = read
+            bytes = read
         }
-        let decision = decide(signature, bytes)
-        if decision == .skip {
-            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      signature: kept(signature)))
+        // Most files: no word any rule or round asks about. Such a file is not relevant and no round
+        // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
+        // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
+        let irrelevantAtAGlance = engine.isIrrelevantAtAGlance(bytes)
+        if irrelevantAtAGlance, prefilter { return skipped(nil) }
+        switch SourceReader.sign(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
+        case .failure(let failure):
+            return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
+        case .success(let read):
+            signature = read
         }
+        let decision = irrelevantAtAGlance ? .parseIrrelevant : decide(signature, bytes)
+        if decision == .skip { return skipped(kept(signature)) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -294,7 +306,7 @@ public struct ProjectScanner {
             }
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
-                                  relevant: relevant, parsed: true, signature: kept(signature)))
+                                  relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : kept(signature)))
     }
 }
 
@@ -356,11 +368,12 @@ public enum SourceReader {
 
     /// The file's bytes, checked (binary, not UTF-8), and its signature.
     public static func read(_ path: String, maximumSize: Int) -> Result<([UInt8], SourceSignature), Failure> {
-        let bytes: [UInt8]
-        switch readBytes(path, maximumSize: maximumSize) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let read): bytes = read
-        }
+        readBytes(path, maximumSize: maximumSize).flatMap { bytes in sign(bytes, path: path, maximumSize: maximumSize).map { (bytes, $0) } }
+    }
+
+    /// The signature of `bytes`, read from `path` (its careful looks read it again when asked), or why
+    /// the file is not Swift text.
+    static func sign(_ bytes: [UInt8], path: String, maximumSize: Int) -> Result<SourceSignature, Failure> {
         let signature = SourceSignature(bytes: bytes) {
             if case .success(let again) = readBytes(path, maximumSize: maximumSize) { return again } else { return nil }
         }
@@ -370,7 +383,7 @@ public enum SourceReader {
         if let offset = signature.firstInvalidUTF8Offset {
             return .failure(Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped"))
         }
-        return .success((bytes, signature))
+        return .success(signature)
     }
 
     /// Reads into `base` from `start` until `end` or the file's end, again after a signal: how far it

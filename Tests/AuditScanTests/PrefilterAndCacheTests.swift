@@ -299,10 +299,11 @@ final class PrefilterAndCacheTests: XCTestCase {
         defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
         let engine = RuleEngine(ruleSet: .builtIn())
         let parser = try Parser()
-        var checked = 0, unparsed = 0
+        var checked = 0, unparsed = 0, glanced = 0
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
             let signature = SourceSignature(bytes: bytes)
+            if try Self.checkGlance(engine, bytes, parser, file.path) { glanced += 1 }
             guard signature.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: file.lastPathComponent)
@@ -315,6 +316,23 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 60)
         XCTAssertGreaterThan(unparsed, 20)
+        XCTAssertGreaterThan(glanced, 5)
+    }
+
+    /// A file the engine calls irrelevant at a glance (the scanner takes no signature, no round
+    /// follows it) must be plain text whose parse holds nothing to report and no rotation fact: no
+    /// string array, text property, timed assignment or display. Whether it was.
+    static func checkGlance(_ engine: RuleEngine, _ bytes: [UInt8], _ parser: Parser, _ path: String) throws -> Bool {
+        guard engine.isIrrelevantAtAGlance(bytes) else { return false }
+        let signature = SourceSignature(bytes: bytes)
+        XCTAssertNil(signature.firstInvalidUTF8Offset, path)
+        XCTAssertNil(signature.firstNULOffset, path)
+        guard signature.firstInvalidUTF8Offset == nil else { return true }
+        let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: path)
+        XCTAssertEqual(reportable(analysis), [], path)
+        let rotation = try XCTUnwrap(analysis.rotation, path)
+        XCTAssertEqual(rotation.stringArrays.count + rotation.textProperties.count + rotation.timedAssignments.count + rotation.displays.count, 0, path)
+        return true
     }
 
     /// What a file's analysis reports without the rounds: its candidates' rules, suppressions, re-exports.
@@ -398,11 +416,12 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
         let engine = RuleEngine(ruleSet: .builtIn())
         let parser = try Parser()
-        var checked = 0
+        var checked = 0, glanced = 0
         for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
             guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
             let bytes = [UInt8](data)
             let signature = SourceSignature(bytes: bytes)
+            if try Self.checkGlance(engine, bytes, parser, path) { glanced += 1 }
             guard signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: path)
@@ -410,7 +429,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             if !engine.isRelevantOnSight(signature, bytes: bytes) { XCTAssertEqual(Self.reportable(analysis), [], path) }
             checked += 1
         }
-        print("checked the signatures of \(checked) files under \(root)")
+        print("checked the signatures of \(checked) files under \(root), \(glanced) of them irrelevant at a glance")
     }
 
     func rotationProject(seed: UInt64) throws -> URL {

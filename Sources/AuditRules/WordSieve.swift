@@ -1,0 +1,150 @@
+import Foundation
+
+/// The cheapest look at a file, taken before the lexer: whether some group of words all appear in
+/// it as whole words. Most files of an app mention none of the words any rule or round asks about
+/// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no signature at
+/// all, and the sieve says so at several times the lexer's speed (see `RuleEngine.isIrrelevantAtAGlance`).
+///
+/// "Whole word" is the lexer's split taken wide: no letter, `_` or byte of a multi-byte character
+/// right before the word, no name byte right after it. A digit before it counts as a boundary, as the
+/// lexer takes the name after a word's leading digits (`0Text` names `Text`). Comments and strings
+/// count: the sieve is a superset of the lexer's names, never a subset.
+struct WordSieve: Sendable {
+    /// Each group's words split into identifiers (`Timer.publish`: `Timer`, `publish`), all distinct.
+    private let literals: [[UInt8]]
+    /// The groups, as sets of indices into `literals` (a bit each): a group appears when all of them do.
+    private let groups: [UInt64]
+    /// A bit per hash of four bytes, set for each literal's first four.
+    private let startBits: [UInt64]
+    /// The literals (indices) by the hash of their first four bytes.
+    private let literalsByStart: [Int: [Int]]
+
+    static let hashBits = 12
+
+    /// Nil when the words do not suit the sieve: an identifier shorter than four bytes, or more than 64 of them.
+    init?(groups wordGroups: [[String]]) {
+        var literals: [[UInt8]] = []
+        var groups: [UInt64] = []
+        for words in wordGroups {
+            let parts = words.map(Self.identifiers(of:))
+            // A word without a name in it is mentioned by no file (`WordFilter.mayContain`).
+            guard !parts.contains(where: \.isEmpty) else { continue }
+            var group: UInt64 = 0
+            for part in parts.joined() {
+                guard part.count >= 4 else { return nil }
+                let index = literals.firstIndex(of: part) ?? literals.endIndex
+                if index == literals.endIndex { literals.append(part) }
+                guard index < 64 else { return nil }
+                group |= 1 << UInt64(index)
+            }
+            groups.append(group)
+        }
+        var startBits = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
+        var literalsByStart: [Int: [Int]] = [:]
+        for (index, literal) in literals.enumerated() {
+            let slot = Self.slot(literal.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            startBits[slot >> 6] |= 1 << UInt64(slot & 63)
+            literalsByStart[slot, default: []].append(index)
+        }
+        self.literals = literals
+        self.groups = groups
+        self.startBits = startBits
+        self.literalsByStart = literalsByStart
+    }
+
+    /// The identifiers in `word`, split as the lexer splits names (`WordSet.parts`).
+    static func identifiers(of word: String) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var current: [UInt8] = []
+        for byte in word.utf8 {
+            if Lexer.isNameByte[Int(byte)] {
+                current.append(byte)
+            } else if !current.isEmpty {
+                parts.append(current)
+                current = []
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
+    @inline(__always)
+    private static func slot(_ window: UInt32) -> Int {
+        Int(truncatingIfNeeded: (window &* 0x9E37_79B1) >> UInt32(32 - hashBits))
+    }
+
+    /// Whether every word of some group appears in `bytes` as a whole word.
+    func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress), bytes.count >= 4 else { return false }
+        var found: UInt64 = 0
+        let last = bytes.count - 4
+        return startBits.withUnsafeBufferPointer { startBits in
+            var index = 0
+            while index <= last {
+                let slot = Self.slot(base.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 {
+                    for literal in literalsByStart[slot] ?? [] where found & (1 << UInt64(literal)) == 0 {
+                        guard Self.wholeWord(literals[literal], in: bytes, at: index) else { continue }
+                        found |= 1 << UInt64(literal)
+                        if groups.contains(where: { $0 & found == $0 }) { return true }
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let end = start + literal.count
+        guard end <= bytes.count else { return false }
+        for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
+        if start > 0 {
+            let before = bytes[start - 1]
+            if Lexer.isNameByte[Int(before)], before < 0x30 || before > 0x39 { return false }
+        }
+        return end == bytes.count || !Lexer.isNameByte[Int(bytes[end])]
+    }
+
+    /// Whether the bytes are UTF-8 with no NUL byte: eight ASCII bytes at a time, the lexer's check
+    /// for each character beyond.
+    static func isTextWithoutNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let high = word & 0x8080_8080_8080_8080
+                // Nonzero exactly when some byte is zero.
+                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if high | zero == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            if byte == 0 { return false }
+            if byte < 0x80 {
+                index += 1
+            } else {
+                guard let width = Lexer.utf8SequenceWidth(bytes, at: index) else { return false }
+                index += width
+            }
+        }
+        return true
+    }
+
+    /// Whether some `[` may start an array of string literals (`Lexer.stringArrayStarts`, which the
+    /// lexer asks at every `[`): the only way a file may declare a string array.
+    static func mayStartAStringArray(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "[")), bytes.count - index) {
+            let open = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if Lexer.stringArrayStarts(bytes, at: open) { return true }
+            index = open + 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,89 @@
+@testable import AuditRules
+import XCTest
+
+/// `RuleEngine.isIrrelevantAtAGlance` lets the scanner skip the lexer: it may say "irrelevant" only
+/// where the signature would say neither "relevant on sight" nor "may be followed", and only for valid
+/// UTF-8 with no NUL byte (the signature reports the others).
+final class GlanceTests: XCTestCase {
+    private let engine = RuleEngine(ruleSet: .builtIn())
+
+    private func glance(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
+        (engine ?? self.engine).isIrrelevantAtAGlance(Array(text.utf8))
+    }
+
+    func testFilesWithoutAnyAskedWordAreIrrelevant() {
+        let irrelevant = [
+            "",
+            "import Foundation\n\nstruct User: Codable {\n    let name: String\n    var karma = 0\n}\n",
+            // Look-alikes: the words only as parts of longer names.
+            "let field = TextField(\"Name\", text: $name)\nlet label = UILabel()\nlet style = LabelStyle.self\n",
+            "let myText = \"\"\nfunc Textual() {}\nlet ProgressViews = 2\nlet sleepy = true\nlet enumerated = list.enumerated()\n",
+            // A multi-byte character joins the name (`éText` is one name).
+            "let éText = 1\nlet café = \"☕️\" // déjà vu\n",
+            // Half of a pair: `enum` without `switch`, `switch` without `enum`, `Timer.publish` without `onReceive`.
+            "enum Kind { case small, large }\n",
+            "func f(_ k: Int) { switch k { default: break } }\n",
+            "let ticks = Timer.publish(every: 1, on: .main, in: .common)\n",
+            // Arrays that are not arrays of two strings.
+            "let sizes = [1, 2]\nlet one = [\"only\"]\nlet pairs = [\"a\": 1]\nlet x = a[0]\n",
+        ]
+        for text in irrelevant { XCTAssertTrue(glance(text), text) }
+    }
+
+    func testAnyAskedWordAnywhereMakesAFileWorthALook() {
+        let relevant = [
+            "ProgressView()",
+            "// ProgressView was here\n",
+            "let s = \"ThemedSpinner\"\n",
+            "x.LoadingOverlay",
+            "let v = UIActivityIndicatorView(style: .large)\n",
+            "Text(\"Hi\")\n",
+            "Label(\"Hi\", systemImage: \"star\")\n",
+            "`Text`",
+            "0Text",
+            "enum Phase { case a }\nfunc f(p: Phase) { switch p { case .a: break } }\n",
+            ".onReceive(ticker) { _ in }\nlet ticker = Timer.publish(every: 1, on: .main, in: .common)\n",
+            "DispatchQueue.main.asyncAfter(deadline: .now() + 1) {}\n",
+            "try await Task.sleep(nanoseconds: 1)\n",
+            "Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }\n",
+            "let tips = [\"Stretch\", \"Hydrate\"]\n",
+            "let tips = [\n    // first\n    \"Stretch\",\n    \"Hydrate\",\n]\n",
+            "// loadaudit:ignore-file loading-dots\n",
+            "@_exported import DesignSystem\n",
+        ]
+        for text in relevant { XCTAssertFalse(glance(text), text) }
+    }
+
+    func testBytesThatAreNotPlainTextAreLeftToTheSignature() {
+        XCTAssertFalse(engine.isIrrelevantAtAGlance([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
+        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
+        // Invalid sequences past the eight-byte fast path, and a truncated one at the end.
+        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let longerName = 1 //".utf8) + [0xC3]))
+        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let longerName = 1 // ".utf8) + [0xED, 0xA0, 0x80]))
+        XCTAssertTrue(engine.isIrrelevantAtAGlance(Array("let longerName = 1 // ".utf8) + [0xED, 0x9F, 0xBF]))
+    }
+
+    func testTheWordsComeFromTheRules() throws {
+        let custom = try RuleSetLoader.load(text: """
+            version: 1
+            rules:
+              - id: old-badge
+                component: OldBadge
+                message: Use Badge.
+            """, file: "team.yml")
+        let engine = RuleEngine(ruleSet: custom)
+        XCTAssertFalse(glance("let b = OldBadge()\n", engine))
+        // No rotating-text rule: displays, clocks and string arrays do not matter.
+        XCTAssertTrue(glance("Text(tips[i])\nlet tips = [\"a\", \"b\"]\nTimer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }\n", engine))
+        XCTAssertTrue(glance("ProgressView()\n", engine))
+        // A name shorter than the sieve's window: no glance, every file gets its signature.
+        let short = try RuleSetLoader.load(text: """
+            version: 1
+            rules:
+              - id: old-dot
+                component: Dot
+                message: Gone.
+            """, file: "team.yml")
+        XCTAssertFalse(glance("struct User {}\n", RuleEngine(ruleSet: short)))
+    }
+}
