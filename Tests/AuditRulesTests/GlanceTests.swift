@@ -54,6 +54,24 @@ final class GlanceTests: XCTestCase {
         for text in relevant { XCTAssertFalse(glance(text), text) }
     }
 
+    /// The look reads four bytes at every other offset: a word must be seen wherever it starts and ends.
+    func testEveryWordIsSeenAtEveryOffset() {
+        let words = engine.triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
+        for word in words {
+            for offset in 0..<6 {
+                let before = String(repeating: " ", count: offset)
+                for after in ["", "(", "\n", " ", "`"] {
+                    XCTAssertFalse(glance(before + word + after), "\(offset) \(word)\(after)")
+                    XCTAssertFalse(glance("// ." + before + word + after), "comment, \(offset) \(word)\(after)")
+                }
+                XCTAssertTrue(glance(before + word + "s"), "\(offset) \(word)s")
+                XCTAssertTrue(glance(before + "_" + word), "\(offset) _\(word)")
+            }
+        }
+        XCTAssertFalse(glance("enum E {}\nswitch"))
+        XCTAssertFalse(glance(" switch\nenum"))
+    }
+
     func testBytesThatAreNotPlainTextAreLeftToTheSignature() {
         XCTAssertFalse(engine.isIrrelevantAtAGlance([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
         XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
