@@ -40,7 +40,21 @@ public struct ProjectScanner {
     }
 
     public func scan(_ paths: [String], progress: ((Int, Int) -> Void)? = nil) throws -> ScanResult {
-        try scanFiles(paths, keepSources: false, progress: progress).result
+        let (result, files) = try scanFiles(paths, keepSources: false, progress: progress)
+        Self.releaseInBackground(files)
+        return result
+    }
+
+    /// Lets go of `value` on another thread: freeing every file's outcome, analysis and signature of a
+    /// large tree takes milliseconds that the report need not wait for.
+    static func releaseInBackground<Value>(_ value: Value) {
+        let leftover = Leftover(value)
+        DispatchQueue.global(qos: .utility).async { leftover.value = nil }
+    }
+
+    private final class Leftover<Value>: @unchecked Sendable {
+        var value: Value?
+        init(_ value: Value) { self.value = value }
     }
 
     /// A scanned file with what a fix needs: its path, its text and the engine's analysis.
@@ -82,7 +96,7 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
+        var first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
             engine.isRelevantOnSight(signature, bytes: bytes) ? .parse : (prefilter ? .skip : .parseIrrelevant)
         }
         // Found in walk order; reported in path order.
@@ -92,7 +106,7 @@ public struct ProjectScanner {
         var outcomes = [Outcome?](repeating: nil, count: files.count)
         var position = [Int](repeating: 0, count: files.count)
         for (sorted, index) in order.enumerated() { position[index] = sorted }
-        for (index, outcome) in first { outcomes[position[index]] = outcome }
+        while let (index, outcome) = first.popLast() { outcomes[position[index]] = outcome }
         trace?("read every file, parsed the relevant ones at \(elapsed())")
         var round = 0
         if var follower = engine.rotationFollower() {
@@ -135,7 +149,8 @@ public struct ProjectScanner {
                 // Largest first: a round ends when its last file is parsed, and a large file taken last
                 // would leave the other workers idle until it is done.
                 toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
-                for (index, outcome) in analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse }) {
+                var parsed = analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse })
+                while let (index, outcome) = parsed.popLast() {
                     outcomes[index] = outcome
                     // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
                     if case .analyzed(let analyzed) = outcome { relevantFacts[index] = analyzed.analysis.rotation }
@@ -177,6 +192,7 @@ public struct ProjectScanner {
             absolutePaths: Dictionary(files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
         )
         trace?("findings resolved at \(elapsed())")
+        Self.releaseInBackground(outcomes)
         return (result, scannedFiles)
     }
 
@@ -226,8 +242,9 @@ public struct ProjectScanner {
     }
 
     /// Reads and analyzes the files `take` hands out (with their indices; nil when there are no more)
-    /// on `workers` threads, each with its own parser. Results are keyed by index and sorted by it, so
-    /// the output does not depend on the workers.
+    /// on `workers` threads, each with its own parser. Results are keyed by index, in no particular
+    /// order: callers place each by its index, so the output does not depend on the workers. (Moved,
+    /// not copied: a copy of an outcome retains each of its analysis's collections.)
     func analyze(
         workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
         decide: @escaping (SourceSignature, [UInt8]) -> Decision
@@ -248,7 +265,10 @@ public struct ProjectScanner {
             }
             results[worker] = mine
         }
-        return results.flatMap { $0 }.sorted { $0.0 < $1.0 }
+        var all: [(Int, Outcome)] = []
+        all.reserveCapacity(results.reduce(0) { $0 + $1.count })
+        for worker in results.indices { while let result = results[worker].popLast() { all.append(result) } }
+        return all
     }
 
     /// The signature, when a round that follows names across files may ask about this file; the
