@@ -59,8 +59,7 @@ public struct Fixer {
     public func run(_ paths: [String]) throws -> Run {
         let (scan, scanned) = try scanner.scanFiles(paths, keepSources: true)
         let context = ProjectContext(scanned.map(\.analysis))
-        let parser = try Parser()
-        var results: [FileResult] = []
+        var toFix: [(file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding])] = []
         var remaining: [Finding] = []
         for file in scanned {
             guard let source = file.source else { continue }
@@ -69,7 +68,32 @@ public struct Fixer {
                 remaining += findings
                 continue
             }
-            let (result, left) = fix(file, source: source, findings: findings, context: context, parser: parser)
+            toFix.append((file, source, findings))
+        }
+        // Each file is rewritten and parsed again on its own: on every core, one parser each, the
+        // results in the files' order whatever the workers.
+        let parsers = try (0..<min(scanner.jobs, max(1, toFix.count))).map { _ in UncheckedParser(try Parser()) }
+        let fixed = UnsafeMutableBufferPointer<(FileResult, [Finding])?>.allocate(capacity: toFix.count)
+        fixed.initialize(repeating: nil)
+        defer {
+            fixed.deinitialize()
+            fixed.deallocate()
+        }
+        let lock = NSLock()
+        var next = 0
+        DispatchQueue.concurrentPerform(iterations: parsers.count) { worker in
+            while true {
+                lock.lock()
+                let index = next
+                next += 1
+                lock.unlock()
+                guard index < toFix.count else { return }
+                let (file, source, findings) = toFix[index]
+                fixed[index] = fix(file, source: source, findings: findings, context: context, parser: parsers[worker].parser)
+            }
+        }
+        var results: [FileResult] = []
+        for case let (result, left)? in fixed {
             results.append(result)
             remaining += left
         }
@@ -84,6 +108,12 @@ public struct Fixer {
             }
         }
         return Run(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
+    }
+
+    /// A parser handed to one worker only.
+    private struct UncheckedParser: @unchecked Sendable {
+        let parser: Parser
+        init(_ parser: Parser) { self.parser = parser }
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {

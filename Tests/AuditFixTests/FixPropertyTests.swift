@@ -78,6 +78,30 @@ final class FixPropertyTests: XCTestCase {
         return Fixer(scanner: scanner, options: Fixer.Options(classes: classes, dryRun: dryRun))
     }
 
+    /// Files are rewritten on every core: the run must not depend on how many.
+    func testAFixRunIsTheSameWithOneWorkerOrMany() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for seed in UInt64(1)...UInt64(40) {
+            var generator = Generator(seed: seed)
+            try Data(generator.file().utf8).write(to: folder.appendingPathComponent("View\(seed).swift"))
+        }
+        func run(jobs: Int) throws -> (files: [String], remaining: [Finding]) {
+            let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: jobs)
+            let run = try Fixer(scanner: scanner, options: Fixer.Options(classes: [.safe, .unsafe], dryRun: true)).run([folder.path])
+            let files = run.files.map { "\($0.file) \($0.outcome) \($0.editsByRule.sorted { $0.key < $1.key }) \(String(decoding: $0.fixed, as: UTF8.self))" }
+            return (files, run.remaining)
+        }
+        let one = try run(jobs: 1)
+        XCTAssertGreaterThan(one.files.count, 30)
+        for jobs in [2, 5] {
+            let many = try run(jobs: jobs)
+            XCTAssertEqual(many.files, one.files, "\(jobs) workers")
+            XCTAssertEqual(many.remaining, one.remaining, "\(jobs) workers")
+        }
+    }
+
     func errorCount(_ bytes: [UInt8]) throws -> Int {
         SwiftFileFacts(tree: try Parser().parse(SourceText(bytes: bytes))).syntaxErrors.count
     }
