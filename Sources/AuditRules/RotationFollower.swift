@@ -71,6 +71,10 @@ public struct RotationFollower: Sendable {
 
     static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { mayHoldTextEnum(signature.names) }
 
+    /// Whether this file may make the rounds run: it may hold a text enum, or declare a string array
+    /// (the first round goes on for either, if it is real). A hint for the scanner, not a decision.
+    static func mayStartRounds(_ signature: SourceSignature) -> Bool { signature.mayDeclareStringArray || mayHoldTextEnum(signature) }
+
     static func mayHoldTextEnum(_ names: WordFilter) -> Bool { names.mayContainAny(enumWord) && names.mayContainAny(switchWord) }
 
     static let textEnumNames = ["enum", "switch"]

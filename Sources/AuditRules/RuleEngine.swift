@@ -175,6 +175,11 @@ public struct RuleEngine: Sendable {
         !rotatingRules.isEmpty && RotationFollower.mayChoose(signature, displayCalls: displayCallWords)
     }
 
+    /// Whether this file may make the rotating-text rounds run (see `RotationFollower.mayStartRounds`).
+    public func mayStartRounds(_ signature: SourceSignature) -> Bool {
+        !rotatingRules.isEmpty && RotationFollower.mayStartRounds(signature)
+    }
+
     /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
     public func rotationFollower() -> RotationFollower? {
         rotatingRules.isEmpty ? nil : RotationFollower(displayCalls: displayCalls)

@@ -43,8 +43,12 @@ public final class SourceSignature: Sendable {
     /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
-    /// Taken when a round first asks: most clock files are parsed on sight or never asked about.
+    /// Taken when a round first asks, or by `takeClockReach`: many clock files are parsed on sight.
     public var clockReach: ClockReach? { deferredClockReach?.value }
+
+    /// Takes the clock look now, from the file's `bytes` as read (the scanner's, for a file left
+    /// unparsed: the second round asks every such clock file, and would read it again).
+    public func takeClockReach(from bytes: [UInt8]) { deferredClockReach?.take(from: bytes) }
     private let deferredClockReach: DeferredLook<ClockReach>?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
     public var textPropertyNames: TextPropertyNames? { deferredTextPropertyNames?.value }
@@ -174,6 +178,14 @@ final class DeferredLook<Value: Sendable>: @unchecked Sendable {
     /// `look` at `bytes` when first asked, reading them again with `reread`; without it, at once.
     convenience init(_ bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)?, look: @escaping @Sendable ([UInt8]) -> Value?) {
         if let reread { self.init(byteCount: bytes.count, reread: reread, look: look) } else { self.init(look(bytes)) }
+    }
+
+    /// Takes the look now from `bytes` (the file's, as first read), unless it is taken already.
+    func take(from bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard answer == nil, bytes.count == byteCount, let look else { return }
+        answer = .some(look(bytes))
     }
 
     var value: Value? {

@@ -96,8 +96,15 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
+        let roundsExpected = Flag()
         var first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
-            engine.isRelevantOnSight(signature, bytes: bytes) ? .parse : (prefilter ? .skip : .parseIrrelevant)
+            if !roundsExpected.isSet, engine.mayStartRounds(signature) { roundsExpected.set() }
+            if engine.isRelevantOnSight(signature, bytes: bytes) { return .parse }
+            // Once the rounds are sure to run, the second asks every clock file left unparsed what
+            // its clocks may do: answered here, on every core, with the bytes in hand, rather than
+            // read again then. (Before that, and in trees where no round runs, the look waits.)
+            if roundsExpected.isSet { signature.takeClockReach(from: bytes) }
+            return prefilter ? .skip : .parseIrrelevant
         }
         // Found in walk order; reported in path order.
         let (found, walkProblems) = feed.finished()
@@ -327,6 +334,24 @@ public struct ProjectScanner {
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
                                   relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : kept(signature)))
+    }
+}
+
+/// A flag any worker may raise and every worker may read.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    func set() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
     }
 }
 

@@ -9,6 +9,24 @@ final class ClockReachTests: XCTestCase {
     private func reach(_ text: String) throws -> ClockReach { try XCTUnwrap(ClockReach(bytes: Array(text.utf8)), text) }
     private func has(_ reach: ClockReach, _ name: String) -> Bool { reach.names.contains(NameHash.of(name)) }
 
+    /// The scanner takes a clock file's look with the bytes it read, so that the round that asks need
+    /// not read the file again; a look taken from other bytes (the file changed size) is not taken.
+    func testTheClockLookCanBeTakenFromTheBytesAsRead() throws {
+        let text = Array("func tick() { DispatchQueue.main.asyncAfter(deadline: .now() + 2) { self.index += 1 } }\n".utf8)
+        let expected = try XCTUnwrap(ClockReach(bytes: text))
+        let unreadable = SourceSignature(bytes: text, reread: { nil })
+        XCTAssertNil(unreadable.clockReach, "a look that cannot read the file again says: anything")
+        let taken = SourceSignature(bytes: text, reread: { nil })
+        taken.takeClockReach(from: text)
+        XCTAssertEqual(taken.clockReach, expected)
+        let other = SourceSignature(bytes: text, reread: { nil })
+        other.takeClockReach(from: text + Array(" ".utf8))
+        XCTAssertNil(other.clockReach)
+        let noClock = SourceSignature(bytes: Array("let a = 1\n".utf8), reread: { nil })
+        noClock.takeClockReach(from: Array("let a = 1\n".utf8))
+        XCTAssertNil(noClock.clockReach)
+    }
+
     func testAsyncAfterReachesItsArgumentsAndTrailingClosuresOnly() throws {
         let text = """
             final class TipsModel: ObservableObject {
