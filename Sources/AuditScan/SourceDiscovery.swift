@@ -222,8 +222,22 @@ public struct SourceDiscovery {
 enum GitIgnored {
     /// Paths relative to `folder`; ignored folders end with `/`.
     static func paths(in folder: String) -> Set<String> {
-        guard let output = run(["-C", folder, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]) else { return [] }
+        guard mayBeInWorkTree(folder), let output = run(["-C", folder, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]) else { return [] }
         return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// Git finds the work tree of a folder by a `.git` (folder or file) in it or in a folder above
+    /// (unless `GIT_DIR` names one): with none, nothing is ignored, and starting git only to hear so
+    /// would hold up the walk for milliseconds.
+    static func mayBeInWorkTree(_ folder: String) -> Bool {
+        if ProcessInfo.processInfo.environment["GIT_DIR"] != nil { return true }
+        var path = URL(fileURLWithPath: folder).standardizedFileURL.path
+        var info = stat()
+        while true {
+            if lstat(path == "/" ? "/.git" : path + "/.git", &info) == 0 { return true }
+            guard path != "/", !path.isEmpty else { return false }
+            path = (path as NSString).deletingLastPathComponent
+        }
     }
 
     private static func run(_ arguments: [String]) -> [UInt8]? {

@@ -1,6 +1,6 @@
 import AuditModel
 import AuditRules
-import AuditScan
+@testable import AuditScan
 import Foundation
 import LoadAuditTestSupport
 import XCTest
@@ -79,13 +79,19 @@ final class ScannerTests: XCTestCase {
         try write("Generated/Mocks.swift", spinner)
         try write("App/Screen.generated.swift", spinner)
         try write("App/Screen.swift", spinner)
+        try write("App/Nested/Deep.generated.swift", spinner)
+        XCTAssertFalse(GitIgnored.mayBeInWorkTree(root.path), "a temporary folder outside any work tree")
         let git = Process()
         git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         git.arguments = ["-C", root.path, "init", "-q"]
         try git.run()
         git.waitUntilExit()
+        XCTAssertTrue(GitIgnored.mayBeInWorkTree(root.appendingPathComponent("App/Nested").path))
         XCTAssertEqual(try scan().findings.map(\.file), ["App/Screen.swift"])
-        XCTAssertEqual(try scan(gitignore: false).findings.map(\.file), ["App/Screen.generated.swift", "App/Screen.swift", "Generated/Mocks.swift"])
+        // A folder below the work tree's top: its .gitignore still counts.
+        XCTAssertEqual(try scan([root.appendingPathComponent("App").path]).findings.map(\.file), ["Screen.swift"])
+        XCTAssertEqual(try scan(gitignore: false).findings.map(\.file),
+                       ["App/Nested/Deep.generated.swift", "App/Screen.generated.swift", "App/Screen.swift", "Generated/Mocks.swift"])
         XCTAssertEqual(try scan([root.appendingPathComponent("Generated/Mocks.swift").path]).findings.count, 1)
     }
 
