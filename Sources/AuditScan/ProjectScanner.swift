@@ -114,7 +114,14 @@ public struct ProjectScanner {
         var position = [Int](repeating: 0, count: files.count)
         for (sorted, index) in order.enumerated() { position[index] = sorted }
         while let (index, outcome) = first.popLast() { outcomes[position[index]] = outcome }
-        trace?("read every file, parsed the relevant ones at \(elapsed())")
+        if let trace {
+            var glanced = 0, lexed = 0, parsed = 0
+            for case .analyzed(let analyzed)? in outcomes {
+                if analyzed.lexed { lexed += 1 } else { glanced += 1 }
+                if analyzed.parsed { parsed += 1 }
+            }
+            trace("read every file (\(glanced) irrelevant at a glance, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
+        }
         var round = 0
         if var follower = engine.rotationFollower() {
             let signatures = outcomes.map { $0?.signature }
@@ -214,6 +221,8 @@ public struct ProjectScanner {
         var parsed: Bool
         /// What the rounds that follow names across files ask about it.
         var signature: SourceSignature?
+        /// Whether its bytes went through the lexer (not for a file irrelevant at a glance).
+        var lexed = true
     }
 
     enum Outcome {
@@ -287,9 +296,9 @@ public struct ProjectScanner {
     func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision) -> Outcome {
         let bytes: [UInt8]
         let signature: SourceSignature
-        let skipped = { (signature: SourceSignature?) in
+        let skipped = { (signature: SourceSignature?, lexed: Bool) in
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      signature: signature))
+                                      signature: signature, lexed: lexed))
         }
         switch SourceReader.readBytes(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
@@ -301,7 +310,7 @@ public struct ProjectScanner {
         // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
         // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
         let irrelevantAtAGlance = engine.isIrrelevantAtAGlance(bytes)
-        if irrelevantAtAGlance, prefilter { return skipped(nil) }
+        if irrelevantAtAGlance, prefilter { return skipped(nil, false) }
         switch SourceReader.sign(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
@@ -309,7 +318,7 @@ public struct ProjectScanner {
             signature = read
         }
         let decision = irrelevantAtAGlance ? .parseIrrelevant : decide(signature, bytes)
-        if decision == .skip { return skipped(kept(signature)) }
+        if decision == .skip { return skipped(kept(signature), true) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
