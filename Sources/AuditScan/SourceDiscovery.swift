@@ -227,11 +227,14 @@ enum GitIgnored {
     }
 
     /// Git finds the work tree of a folder by a `.git` (folder or file) in it or in a folder above
-    /// (unless `GIT_DIR` names one): with none, nothing is ignored, and starting git only to hear so
-    /// would hold up the walk for milliseconds.
+    /// (unless `GIT_DIR` names one), going up from the folder's real path (a symbolic link into a
+    /// work tree is in it): with none, nothing is ignored, and starting git only to hear so would
+    /// hold up the walk for milliseconds.
     static func mayBeInWorkTree(_ folder: String) -> Bool {
         if ProcessInfo.processInfo.environment["GIT_DIR"] != nil { return true }
-        var path = URL(fileURLWithPath: folder).standardizedFileURL.path
+        guard let resolved = realpath(folder, nil) else { return true }
+        var path = String(cString: resolved)
+        free(resolved)
         var info = stat()
         while true {
             if lstat(path == "/" ? "/.git" : path + "/.git", &info) == 0 { return true }

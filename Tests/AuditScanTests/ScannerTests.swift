@@ -87,6 +87,12 @@ final class ScannerTests: XCTestCase {
         try git.run()
         git.waitUntilExit()
         XCTAssertTrue(GitIgnored.mayBeInWorkTree(root.appendingPathComponent("App/Nested").path))
+        // A symbolic link from outside into the work tree: git goes up from where it leads.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: outside, withDestinationURL: root.appendingPathComponent("App"))
+        defer { try? FileManager.default.removeItem(at: outside) }
+        XCTAssertTrue(GitIgnored.mayBeInWorkTree(outside.path))
+        XCTAssertEqual(try scan([outside.path]).findings.map(\.file), ["Screen.swift"])
         XCTAssertEqual(try scan().findings.map(\.file), ["App/Screen.swift"])
         // A folder below the work tree's top: its .gitignore still counts.
         XCTAssertEqual(try scan([root.appendingPathComponent("App").path]).findings.map(\.file), ["Screen.swift"])
