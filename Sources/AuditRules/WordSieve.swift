@@ -4,6 +4,7 @@ import Foundation
 /// it as whole words. Most files of an app mention none of the words any rule or round asks about
 /// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no signature at
 /// all, and the sieve says so at about three times the lexer's speed (see `RuleEngine.isIrrelevantAtAGlance`).
+/// Any number of words; a name of one byte turns it off (every file then gets its signature).
 ///
 /// "Whole word" is the lexer's split taken wide: no letter, `_` or byte of a multi-byte character
 /// right before the word, no name byte right after it. A digit before it counts as a boundary, as the
@@ -12,40 +13,61 @@ import Foundation
 struct WordSieve: Sendable {
     /// Each group's words split into identifiers (`Timer.publish`: `Timer`, `publish`), all distinct.
     private let literals: [[UInt8]]
-    /// The groups, as sets of indices into `literals` (a bit each): a group appears when all of them do.
-    private let groups: [UInt64]
-    /// A bit per hash of four bytes, set for each literal's first four: 8 KB, so that a chance hit
-    /// (a window that starts no literal) costs a look at the literals about once in 2,000 bytes.
+    /// The groups, as indices into `literals`: a group appears when all of its literals do.
+    private let groups: [[Int]]
+    /// For each literal, the groups it belongs to.
+    private let groupsOfLiteral: [[Int]]
+    /// How many bytes of a literal's start the sieve hashes: four, or the shortest literal's length.
+    private let windowLength: Int
+    /// The bits of those bytes in a four-byte load.
+    private let windowMask: UInt32
+    /// A bit per hash of a window, set for each literal's first `windowLength` bytes: 8 KB, so that a
+    /// chance hit (a window that starts no literal) costs a look at the literals about once in 2,000
+    /// bytes for the built-in rules.
     private let startBits: [UInt64]
-    /// Each literal's hash of its first four bytes.
+    /// Each literal's hash of its first `windowLength` bytes.
     private let startSlots: [Int]
 
     static let hashBits = 16
 
-    /// Nil when the words do not suit the sieve: an identifier shorter than four bytes, or more than 64 of them.
+    /// Nil when the words do not suit the sieve: an identifier of one byte.
     init?(groups wordGroups: [[String]]) {
         var literals: [[UInt8]] = []
-        var groups: [UInt64] = []
+        var groups: [[Int]] = []
         for words in wordGroups {
             let parts = words.map(Self.identifiers(of:))
             // A word without a name in it is mentioned by no file (`WordFilter.mayContain`).
             guard !parts.contains(where: \.isEmpty) else { continue }
-            var group: UInt64 = 0
+            var group: [Int] = []
             for part in parts.joined() {
-                guard part.count >= 4 else { return nil }
+                guard part.count >= 2 else { return nil }
                 let index = literals.firstIndex(of: part) ?? literals.endIndex
                 if index == literals.endIndex { literals.append(part) }
-                guard index < 64 else { return nil }
-                group |= 1 << UInt64(index)
+                if !group.contains(index) { group.append(index) }
             }
             groups.append(group)
         }
+        windowLength = min(4, literals.map(\.count).min() ?? 4)
+        var groupsOfLiteral = [[Int]](repeating: [], count: literals.count)
+        for (index, group) in groups.enumerated() { for literal in group { groupsOfLiteral[literal].append(index) } }
         var startBits = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
-        startSlots = literals.map { literal in Self.slot(literal.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
+        windowMask = Self.mask(windowLength)
+        startSlots = literals.map { [windowMask] literal in Self.slot(Self.window(literal, at: 0) & windowMask) }
         for slot in startSlots { startBits[slot >> 6] |= 1 << UInt64(slot & 63) }
         self.literals = literals
         self.groups = groups
+        self.groupsOfLiteral = groupsOfLiteral
         self.startBits = startBits
+    }
+
+    /// The bits of a window's first `length` bytes (little-endian, as loaded).
+    private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
+
+    /// Up to four bytes from `start`, little-endian, zeros past the end.
+    private static func window<Bytes: RandomAccessCollection>(_ bytes: Bytes, at start: Int) -> UInt32 where Bytes.Element == UInt8, Bytes.Index == Int {
+        var window: UInt32 = 0
+        for offset in 0..<4 where start + offset < bytes.endIndex { window |= UInt32(bytes[start + offset]) << UInt32(8 * offset) }
+        return window
     }
 
     /// The identifiers in `word`, split as the lexer splits names (`WordSet.parts`).
@@ -71,23 +93,41 @@ struct WordSieve: Sendable {
 
     /// Whether every word of some group appears in `bytes` as a whole word.
     func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = UnsafeRawPointer(bytes.baseAddress), bytes.count >= 4 else { return false }
-        var found: UInt64 = 0
-        let last = bytes.count - 4
-        return startBits.withUnsafeBufferPointer { startBits in
-            var index = 0
-            while index <= last {
-                let slot = Self.slot(base.loadUnaligned(fromByteOffset: index, as: UInt32.self))
-                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 {
-                    for literal in startSlots.indices where startSlots[literal] == slot && found & (1 << UInt64(literal)) == 0 {
-                        guard Self.wholeWord(literals[literal], in: bytes, at: index) else { continue }
-                        found |= 1 << UInt64(literal)
-                        if groups.contains(where: { $0 & found == $0 }) { return true }
-                    }
+        // Which literals were seen, on the stack: asked of every file.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: literals.count) { found in
+            found.initialize(repeating: false)
+            var from = 0
+            while let (start, slot) = nextCandidate(in: bytes, from: from) {
+                for literal in startSlots.indices where startSlots[literal] == slot && !found[literal] {
+                    guard Self.wholeWord(literals[literal], in: bytes, at: start) else { continue }
+                    found[literal] = true
+                    if groupsOfLiteral[literal].contains(where: { groups[$0].allSatisfy { found[$0] } }) { return true }
                 }
-                index += 1
+                from = start + 1
             }
             return false
+        }
+    }
+
+    /// The next start at or after `from` whose window's hash has its bit set, with that hash: the
+    /// loop over every byte, kept apart so that nothing else competes for its registers.
+    private func nextCandidate(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (start: Int, slot: Int)? {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
+        let mask = windowMask
+        return startBits.withUnsafeBufferPointer { startBits in
+            var index = from
+            while index <= bytes.count - 4 {
+                let slot = Self.slot(base.loadUnaligned(fromByteOffset: index, as: UInt32.self) & mask)
+                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return (index, slot) }
+                index += 1
+            }
+            // The last few starts, where four bytes cannot be loaded (a shorter window still fits).
+            while index + windowLength <= bytes.count {
+                let slot = Self.slot(Self.window(bytes, at: index) & mask)
+                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return (index, slot) }
+                index += 1
+            }
+            return nil
         }
     }
 

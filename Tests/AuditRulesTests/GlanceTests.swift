@@ -94,14 +94,45 @@ final class GlanceTests: XCTestCase {
         // No rotating-text rule: displays, clocks and string arrays do not matter.
         XCTAssertTrue(glance("Text(tips[i])\nlet tips = [\"a\", \"b\"]\nTimer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }\n", engine))
         XCTAssertTrue(glance("ProgressView()\n", engine))
-        // A name shorter than the sieve's window: no glance, every file gets its signature.
-        let short = try RuleSetLoader.load(text: """
+        // A name of one letter: no glance, every file gets its signature.
+        let single = try RuleSetLoader.load(text: """
             version: 1
             rules:
-              - id: old-dot
-                component: Dot
+              - id: old-x
+                component: X
                 message: Gone.
             """, file: "team.yml")
-        XCTAssertFalse(glance("struct User {}\n", RuleEngine(ruleSet: short)))
+        XCTAssertFalse(glance("struct User {}\n", RuleEngine(ruleSet: single)))
+    }
+
+    /// Design systems have short names (`HUD`, `UX`) and many of them: the look takes both.
+    func testShortNamesAndManyNames() throws {
+        let short = RuleEngine(ruleSet: try RuleSetLoader.load(text: """
+            version: 1
+            rules:
+              - id: old-hud
+                component: HUD
+                message: Gone.
+              - id: old-ux
+                component: UX
+                message: Gone.
+            """, file: "team.yml"))
+        for offset in 0..<6 {
+            let before = String(repeating: " ", count: offset)
+            for after in ["", "(", "\n", "`"] {
+                XCTAssertFalse(glance(before + "HUD" + after, short), "\(offset) HUD\(after)")
+                XCTAssertFalse(glance(before + "UX" + after, short), "\(offset) UX\(after)")
+            }
+            XCTAssertTrue(glance(before + "ProgressHUD()", short), "\(offset) ProgressHUD")
+            XCTAssertTrue(glance(before + "HUDs", short), "\(offset) HUDs")
+            XCTAssertTrue(glance(before + "UXKit.Dots", short), "\(offset) UXKit")
+        }
+        let names = (0..<80).map { "LegacyWidget\($0)" }
+        let many = RuleEngine(ruleSet: try RuleSetLoader.load(text: "version: 1\nrules:\n" + names.map {
+            "  - id: \($0.lowercased())\n    component: \($0)\n    message: Gone.\n"
+        }.joined(), file: "team.yml"))
+        XCTAssertTrue(glance("struct User {}\n", many))
+        for name in [names[0], names[63], names[64], names[79]] { XCTAssertFalse(glance("let w = \(name)()\n", many), name) }
+        XCTAssertTrue(glance("let w = LegacyWidget80()\n", many))
     }
 }
