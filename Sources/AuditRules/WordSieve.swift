@@ -60,7 +60,7 @@ struct WordSieve: Sendable {
         self.startBits = startBits
     }
 
-    /// The bits of a window's first `length` bytes (little-endian, as loaded).
+    /// The bits of a window's first `length` bytes (read little-endian, whatever the machine).
     private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
 
     /// Up to four bytes from `start`, little-endian, zeros past the end.
@@ -117,7 +117,7 @@ struct WordSieve: Sendable {
         return startBits.withUnsafeBufferPointer { startBits in
             var index = from
             while index <= bytes.count - 4 {
-                let slot = Self.slot(base.loadUnaligned(fromByteOffset: index, as: UInt32.self) & mask)
+                let slot = Self.slot(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt32.self)) & mask)
                 if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return (index, slot) }
                 index += 1
             }
