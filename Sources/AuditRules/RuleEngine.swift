@@ -68,15 +68,15 @@ public struct RuleEngine: Sendable {
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
-        triggerWordSet = WordSet(Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules))
+        let triggerWords = Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules)
+        triggerWordSet = WordSet(triggerWords)
         determinateWatch = Self.determinateWatch(rulesByComponent: rulesByComponent, labelRules: labelRules)
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
         displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
         rotationWalkWords = RotationFacts.walkWords(displayCalls: displayCalls)
-        let triggerGroups = Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules).map { [$0] }
-        glance = WordSieve(groups: triggerGroups + (rotatingRules.isEmpty ? [] : RotationFollower.choosingWords(displayCalls: displayCalls)))
+        glance = WordSieve(groups: triggerWords.map { [$0] } + (rotatingRules.isEmpty ? [] : RotationFollower.choosingWords(displayCalls: displayCalls)))
     }
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree

@@ -257,20 +257,22 @@ public struct WordSet: Sendable {
         self.words = words.map(Self.parts(of:))
     }
 
-    static func parts(of word: String) -> [UInt64] {
-        var parts: [UInt64] = []
-        var hash = WordHash()
-        var inName = false
+    /// The hashes of the identifiers in `word`.
+    static func parts(of word: String) -> [UInt64] { identifiers(of: word).map(WordHash.of(bytes:)) }
+
+    /// The identifiers in `word`, split as the lexer splits names (`loadaudit:` has one, `UI.Spinner` two).
+    static func identifiers(of word: String) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var current: [UInt8] = []
         for byte in word.utf8 {
             if Lexer.isNameByte[Int(byte)] {
-                if !inName { inName = true; hash = WordHash() }
-                hash.add(byte)
-            } else if inName {
-                parts.append(hash.value)
-                inName = false
+                current.append(byte)
+            } else if !current.isEmpty {
+                parts.append(current)
+                current = []
             }
         }
-        if inName { parts.append(hash.value) }
+        if !current.isEmpty { parts.append(current) }
         return parts
     }
 }
@@ -314,9 +316,11 @@ struct WordHash {
         state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 
-    static func of(_ word: String) -> UInt64 {
+    static func of(_ word: String) -> UInt64 { of(bytes: word.utf8) }
+
+    static func of<Bytes: Sequence>(bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash = WordHash()
-        for byte in word.utf8 { hash.add(byte) }
+        for byte in bytes { hash.add(byte) }
         return hash.value
     }
 

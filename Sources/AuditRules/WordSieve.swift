@@ -35,7 +35,7 @@ struct WordSieve: Sendable {
         var literals: [[UInt8]] = []
         var groups: [[Int]] = []
         for words in wordGroups {
-            let parts = words.map(Self.identifiers(of:))
+            let parts = words.map(WordSet.identifiers(of:))
             // A word without a name in it is mentioned by no file (`WordFilter.mayContain`).
             guard !parts.contains(where: \.isEmpty) else { continue }
             var group: [Int] = []
@@ -68,22 +68,6 @@ struct WordSieve: Sendable {
         var window: UInt32 = 0
         for offset in 0..<4 where start + offset < bytes.endIndex { window |= UInt32(bytes[start + offset]) << UInt32(8 * offset) }
         return window
-    }
-
-    /// The identifiers in `word`, split as the lexer splits names (`WordSet.parts`).
-    static func identifiers(of word: String) -> [[UInt8]] {
-        var parts: [[UInt8]] = []
-        var current: [UInt8] = []
-        for byte in word.utf8 {
-            if Lexer.isNameByte[Int(byte)] {
-                current.append(byte)
-            } else if !current.isEmpty {
-                parts.append(current)
-                current = []
-            }
-        }
-        if !current.isEmpty { parts.append(current) }
-        return parts
     }
 
     @inline(__always)
