@@ -79,15 +79,9 @@ public struct Fixer {
             fixed.deinitialize()
             fixed.deallocate()
         }
-        let lock = NSLock()
-        var next = 0
+        let indices = IndexDispenser(count: toFix.count)
         DispatchQueue.concurrentPerform(iterations: parsers.count) { worker in
-            while true {
-                lock.lock()
-                let index = next
-                next += 1
-                lock.unlock()
-                guard index < toFix.count else { return }
+            while let index = indices.take() {
                 let (file, source, findings) = toFix[index]
                 fixed[index] = fix(file, source: source, findings: findings, context: context, parser: parsers[worker].parser)
             }

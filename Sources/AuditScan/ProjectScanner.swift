@@ -246,14 +246,9 @@ public struct ProjectScanner {
     func analyzeAll(
         _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, [UInt8]) -> Decision
     ) -> [(Int, Outcome)] {
-        let lock = NSLock()
-        var next = 0
+        let positions = IndexDispenser(count: indices.count)
         return analyze(workers: min(jobs, max(1, indices.count)), keepSources: keepSources, tick: tick, take: {
-            lock.lock()
-            defer { lock.unlock() }
-            guard next < indices.count else { return nil }
-            next += 1
-            return (indices[next - 1], files[indices[next - 1]])
+            positions.take().map { (indices[$0], files[indices[$0]]) }
         }, decide: decide)
     }
 
@@ -343,6 +338,24 @@ public struct ProjectScanner {
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
                                   relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : kept(signature)))
+    }
+}
+
+/// Hands out 0, 1, 2, … up to a count, one at a time, to whichever worker asks next.
+final class IndexDispenser: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var next = 0
+
+    init(count: Int) { self.count = count }
+
+    /// The next index, or nil once all are handed out.
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
     }
 }
 
