@@ -106,14 +106,21 @@ public struct ProjectScanner {
             if roundsExpected.isSet { signature.takeClockReach(from: bytes) }
             return prefilter ? .skip : .parseIrrelevant
         }
-        // Found in walk order; reported in path order.
+        // Found in walk order; reported in path order. A file reached twice (a link, a path named too)
+        // counts where the walk first reached it.
         let (found, walkProblems) = feed.finished()
-        let order = found.indices.sorted { SourceDiscovery.inReportOrder(found[$0], found[$1]) }
+        var identities = [SourceDiscovery.FileIdentity?](repeating: nil, count: found.count)
+        for (index, _, identity) in first { identities[index] = identity }
+        var seen = Set<SourceDiscovery.FileIdentity>()
+        let firstReached = found.indices.map { identities[$0].map { seen.insert($0).inserted } ?? true }
+        let order = found.indices.filter { firstReached[$0] }.sorted { SourceDiscovery.inReportOrder(found[$0], found[$1]) }
         let files = order.map { found[$0] }
         var outcomes = [Outcome?](repeating: nil, count: files.count)
-        var position = [Int](repeating: 0, count: files.count)
+        var position = [Int?](repeating: nil, count: found.count)
         for (sorted, index) in order.enumerated() { position[index] = sorted }
-        while let (index, outcome) = first.popLast() { outcomes[position[index]] = outcome }
+        while let (index, outcome, _) = first.popLast() {
+            if let sorted = position[index] { outcomes[sorted] = outcome }
+        }
         if let trace {
             var glanced = 0, lexed = 0, parsed = 0
             for case .analyzed(let analyzed)? in outcomes {
@@ -164,7 +171,7 @@ public struct ProjectScanner {
                 // would leave the other workers idle until it is done.
                 toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
                 var parsed = analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse })
-                while let (index, outcome) = parsed.popLast() {
+                while let (index, outcome, _) = parsed.popLast() {
                     outcomes[index] = outcome
                     // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
                     if case .analyzed(let analyzed) = outcome { relevantFacts[index] = analyzed.analysis.rotation }
@@ -245,7 +252,7 @@ public struct ProjectScanner {
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
         _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, [UInt8]) -> Decision
-    ) -> [(Int, Outcome)] {
+    ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let positions = IndexDispenser(count: indices.count)
         return analyze(workers: min(jobs, max(1, indices.count)), keepSources: keepSources, tick: tick, take: {
             positions.take().map { (indices[$0], files[indices[$0]]) }
@@ -255,12 +262,13 @@ public struct ProjectScanner {
     /// Reads and analyzes the files `take` hands out (with their indices; nil when there are no more)
     /// on `workers` threads, each with its own parser. Results are keyed by index, in no particular
     /// order: callers place each by its index, so the output does not depend on the workers. (Moved,
-    /// not copied: a copy of an outcome retains each of its analysis's collections.)
+    /// not copied: a copy of an outcome retains each of its analysis's collections.) Each with the
+    /// file's identity.
     func analyze(
         workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
         decide: @escaping (SourceSignature, [UInt8]) -> Decision
-    ) -> [(Int, Outcome)] {
-        let results = UnsafeMutableBufferPointer<[(Int, Outcome)]>.allocate(capacity: workers)
+    ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
+        let results = UnsafeMutableBufferPointer<[(Int, Outcome, SourceDiscovery.FileIdentity?)]>.allocate(capacity: workers)
         results.initialize(repeating: [])
         defer {
             // The outcomes hold arrays: release them before the memory goes (found by AddressSanitizer).
@@ -269,14 +277,15 @@ public struct ProjectScanner {
         }
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var parser: Parser?
-            var mine: [(Int, Outcome)] = []
+            var mine: [(Int, Outcome, SourceDiscovery.FileIdentity?)] = []
             while let (index, file) = take() {
-                mine.append((index, analyze(file, parser: &parser, keepSource: keepSources, decide: decide)))
+                let (outcome, identity) = analyze(file, parser: &parser, keepSource: keepSources, decide: decide)
+                mine.append((index, outcome, identity))
                 tick?()
             }
             results[worker] = mine
         }
-        var all: [(Int, Outcome)] = []
+        var all: [(Int, Outcome, SourceDiscovery.FileIdentity?)] = []
         all.reserveCapacity(results.reduce(0) { $0 + $1.count })
         for worker in results.indices { while let result = results[worker].popLast() { all.append(result) } }
         return all
@@ -288,18 +297,26 @@ public struct ProjectScanner {
         engine.mayFollow(signature) ? signature : nil
     }
 
-    func analyze(_ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision) -> Outcome {
-        let bytes: [UInt8]
+    /// Reads, signs and, if it is to be, parses and analyzes one file; with its identity (nil when it
+    /// cannot be found out), which tells a file reached twice.
+    func analyze(
+        _ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision
+    ) -> (Outcome, SourceDiscovery.FileIdentity?) {
+        switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
+        case .failure(let failure):
+            return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
+        case .success(let read):
+            return (analyze(file, bytes: read.bytes, parser: &parser, keepSource: keepSource, decide: decide), read.identity)
+        }
+    }
+
+    private func analyze(
+        _ file: SourceFileReference, bytes: [UInt8], parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision
+    ) -> Outcome {
         let signature: SourceSignature
         let skipped = { (signature: SourceSignature?, lexed: Bool) in
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
                                       signature: signature, lexed: lexed))
-        }
-        switch SourceReader.readBytes(file.absolutePath, maximumSize: Self.maximumFileSize) {
-        case .failure(let failure):
-            return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
-        case .success(let read):
-            bytes = read
         }
         // Most files: no word any rule or round asks about. Such a file is not relevant and no round
         // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
@@ -469,9 +486,14 @@ public enum SourceReader {
         return (position, 0)
     }
 
-    /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow
-    /// while it is read; what was there at the end counts).
     static func readBytes(_ path: String, maximumSize: Int) -> Result<[UInt8], Failure> {
+        readFile(path, maximumSize: maximumSize).map(\.bytes)
+    }
+
+    /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow
+    /// while it is read; what was there at the end counts). With the file's identity, from the same
+    /// fstat.
+    static func readFile(_ path: String, maximumSize: Int) -> Result<(bytes: [UInt8], identity: SourceDiscovery.FileIdentity), Failure> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == EACCES ? "permission denied?" : String(cString: strerror(errno))
@@ -508,6 +530,6 @@ public enum SourceReader {
         }
         if filled > maximumSize { return .failure(tooLarge(filled)) }
         bytes.removeLast(bytes.count - filled)
-        return .success(bytes)
+        return .success((bytes, SourceDiscovery.FileIdentity(status)))
     }
 }

@@ -53,9 +53,11 @@ public struct SourceDiscovery {
         fileprivate let base: String
     }
 
-    /// The files under `paths`, sorted by display path (the order of every report).
+    /// The files under `paths`, each once, sorted by display path (the order of every report).
     public func discover(_ paths: [String]) throws -> Result {
         var result = try walk(resolve(paths))
+        var seen = Set<FileIdentity>()
+        result.files = result.files.filter { file in FileIdentity(path: file.absolutePath).map { seen.insert($0).inserted } ?? true }
         result.files.sort(by: Self.inReportOrder)
         return result
     }
@@ -81,26 +83,24 @@ public struct SourceDiscovery {
     }
 
     /// Walks the inputs. `found` is told of each file as the walk reaches it (folder by folder, for
-    /// work that need not wait for the whole tree); the result lists them in that order too.
+    /// work that need not wait for the whole tree); the result lists them in that order too. A file
+    /// reached twice (through a link, or named too) is listed twice: telling it costs a `stat` of
+    /// every file, which the scanner has for free from the descriptor it reads through (the first in
+    /// walk order counts, see `FileIdentity`).
     public func walk(_ inputs: Inputs, found: ((SourceFileReference) -> Void)? = nil) -> Result {
         let base = inputs.base
         var result = Result()
-        var seen = Set<FileIdentity>()
         for input in inputs.resolved {
             if input.isDirectory {
                 let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
                 var rootInfo = stat()
                 let root = stat(input.absolute, &rootInfo) == 0 ? [FileIdentity(rootInfo)] : []
-                walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored,
-                     base: base, seen: &seen, into: &result, found: found)
+                walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored, base: base, into: &result, found: found)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
-                var info = stat()
-                if stat(input.absolute, &info) != 0 || seen.insert(FileIdentity(info)).inserted {
-                    let file = SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base))
-                    result.files.append(file)
-                    found?(file)
-                }
+                let file = SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base))
+                result.files.append(file)
+                found?(file)
             }
         }
         return result
@@ -119,6 +119,13 @@ public struct SourceDiscovery {
         init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
+        }
+
+        /// The identity of what `path` leads to; nil when it cannot be asked.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
         }
     }
 
@@ -140,12 +147,12 @@ public struct SourceDiscovery {
     }
 
     /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only folders (whose
-    /// identity finds link loops), Swift files (whose identity finds a file reached twice), links and
-    /// entries of unknown type are asked about. Discovery runs alone before the parallel part of a
-    /// scan, and a large tree has hundreds of thousands of entries.
+    /// identity finds link loops), links and entries of unknown type are asked about. The walk runs
+    /// beside the scan's workers, on one of the same cores, and a large tree has hundreds of thousands
+    /// of entries.
     private func walk(
         directory: String, relative: String, ancestors: [FileIdentity], ignored: Set<String>, base: String,
-        seen: inout Set<FileIdentity>, into result: inout Result, found: ((SourceFileReference) -> Void)?
+        into result: inout Result, found: ((SourceFileReference) -> Void)?
     ) {
         guard let entries = Self.entries(of: directory) else {
             result.problems.append(FileProblem(file: display(directory, base: base), kind: .unreadable, detail: "cannot read the folder (permission denied?)"))
@@ -156,6 +163,10 @@ public struct SourceDiscovery {
             if type == UInt8(DT_REG) && !isSwift { continue }
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            if type == UInt8(DT_REG) {
+                if !ignored.contains(relativePath), admits(path) { add(path, base: base, into: &result, found: found) }
+                continue
+            }
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
@@ -181,17 +192,18 @@ public struct SourceDiscovery {
                                                        detail: "symbolic link loop (points back to \(display(realPath(path), base: base))): skipped"))
                     continue
                 }
-                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base, seen: &seen,
+                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base,
                      into: &result, found: found)
             } else if isSwift, !ignored.contains(relativePath), admits(path) {
-                // The same file reached twice (through a link) is scanned once: device and inode say so
-                // without resolving every path.
-                guard seen.insert(identity).inserted else { continue }
-                let file = SourceFileReference(absolutePath: path, displayPath: display(path, base: base))
-                result.files.append(file)
-                found?(file)
+                add(path, base: base, into: &result, found: found)
             }
         }
+    }
+
+    private func add(_ path: String, base: String, into result: inout Result, found: ((SourceFileReference) -> Void)?) {
+        let file = SourceFileReference(absolutePath: path, displayPath: display(path, base: base))
+        result.files.append(file)
+        found?(file)
     }
 
     public func absolutePath(_ path: String) -> String {

@@ -148,6 +148,30 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try scan().findings.count, 1)
     }
 
+    /// The walk leaves telling a file reached twice to the scanner (from the descriptor it reads
+    /// through): a hard link, a linked folder, a file named beside its folder are each scanned once,
+    /// where the walk reaches them first, and a fix writes each once.
+    func testAFileReachedTwiceIsScannedAndFixedOnce() throws {
+        try write("App/Screen.swift", spinner)
+        try write("App/Other.swift", "import SwiftUI\nlet dots = LoadingDots()\n")
+        try FileManager.default.linkItem(atPath: root.appendingPathComponent("App/Screen.swift").path,
+                                         toPath: root.appendingPathComponent("App/Twin.swift").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("Mirror").path, withDestinationPath: "App")
+        let result = try scan()
+        XCTAssertEqual(result.findings.map(\.file), ["App/Other.swift", "App/Screen.swift"])
+        XCTAssertEqual(result.filesScanned, 2)
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(try scan(jobs: 1).findings, result.findings)
+        let named = try scan([root.appendingPathComponent("App/Other.swift").path, root.path])
+        XCTAssertEqual(named.findings.map(\.file), ["App/Other.swift", "App/Screen.swift"])
+        XCTAssertEqual(named.filesScanned, 2)
+        let discovered = try SourceDiscovery(currentDirectory: root.path).discover([root.path])
+        XCTAssertEqual(discovered.files.map(\.displayPath), ["App/Other.swift", "App/Screen.swift"])
+        let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        let scanned = try scanner.scanFiles([root.path], keepSources: true).files
+        XCTAssertEqual(scanned.map(\.reference.displayPath), ["App/Other.swift", "App/Screen.swift"])
+    }
+
     func testSyntaxErrorsAreCountedAndLocated() throws {
         try write("Broken.swift", "import SwiftUI\nlet a = ProgressView()\nfunc f( {\n")
         let result = try scan()
