@@ -431,8 +431,19 @@ struct Lexer {
                         for offset in 0..<width { hash.add(bytes[index + offset]) }
                         index += width
                     } else {
-                        hash.add(byte)
-                        index += 1
+                        // The rest of a run of ASCII name bytes at once (most names are one), in locals:
+                        // the loop's own variables live in memory, captured by the closure.
+                        var running = hash, position = index
+                        running.add(byte)
+                        position += 1
+                        while position < count {
+                            let next = bytes[position]
+                            guard next < 0x80, isName[Int(next)] else { break }
+                            running.add(next)
+                            position &+= 1
+                        }
+                        hash = running
+                        index = position
                     }
                     continue
                 }
@@ -443,10 +454,22 @@ struct Lexer {
                     nameStart = -1
                     lastSignificant = index - 1
                 }
-                switch byte {
-                case 0x0A:
+                // The two most common bytes between names, before the switch's jump: a space (above all
+                // indentation) notes nothing, a line break ends the line's state.
+                if byte == 0x20 {
+                    var position = index + 1
+                    while position < count, bytes[position] == 0x20 { position &+= 1 }
+                    index = position
+                    continue
+                }
+                if byte == 0x0A {
                     line += 1
                     bindingPatternOpen = false
+                    slashOnLine = false
+                    index += 1
+                    continue
+                }
+                switch byte {
                 case UInt8(ascii: "."):
                     if bindingPatternOpen { bindingPatternHasDot = true }
                 case UInt8(ascii: "="):
