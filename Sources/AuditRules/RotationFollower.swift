@@ -97,11 +97,10 @@ public struct RotationFollower: Sendable {
         case 1:
             // Every kind needs a string array or a text enum: without either, nothing to follow.
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
-            return pending.map { signature in
+            return chooseUsingDisplaysInCode(pending) { signature in
                 signature.mentionsAny(displayCalls)
                     && (known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
                         || Self.picksARandomElement(signature, of: known.arrayHashes))
-                    && signature.mayUseInCode(displayCalls)
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
@@ -119,12 +118,11 @@ public struct RotationFollower: Sendable {
             // The arrays timed assignments read, so that the states they give are known exactly.
             return pending.map { $0.boundArrayNames.mayIntersect(known.timedReads) }
         case 5:
-            return pending.map { signature in
+            return chooseUsingDisplaysInCode(pending) { signature in
                 signature.mentionsAny(displayCalls) && (
                     Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes, in: displayCallHashes)
                         || signature.mentionsAny(known.statesFromArrays)
                         || Self.accessesAText(signature, known, in: displayCallHashes))
-                    && signature.mayUseInCode(displayCalls)
             }
         case 6:
             let named = known.arrayNamesShown
@@ -133,6 +131,14 @@ public struct RotationFollower: Sendable {
         default:
             return nil
         }
+    }
+
+    /// The files `mayShow` picks that also use a display call in code, not only in comments and strings
+    /// (asked last: each such look rereads and scans a file; they are taken at once, on every core).
+    private func chooseUsingDisplaysInCode(_ pending: [SourceSignature], _ mayShow: (SourceSignature) -> Bool) -> [Bool] {
+        let shows = pending.map(mayShow)
+        SourceSignature.takeCodeLooks(zip(pending, shows).compactMap { $1 ? $0 : nil })
+        return zip(pending, shows).map { $1 && $0.mayUseInCode(displayCalls) }
     }
 
     /// Whether a clock file's timed assignments may count (see the rounds); nil reach: it may.

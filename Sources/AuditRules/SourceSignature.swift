@@ -93,6 +93,11 @@ public final class SourceSignature: Sendable {
         deferredCodeWords.value?.usesAnyInCode(words) ?? true
     }
 
+    /// Takes, on every core, the careful looks `mayUseInCode` will ask of `signatures`.
+    public static func takeCodeLooks(_ signatures: [SourceSignature]) {
+        DispatchQueue.concurrentPerform(iterations: signatures.count) { _ = signatures[$0].deferredCodeWords.value }
+    }
+
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
     /// (`loadaudit:`, `@_exported`, `UI.Spinner`) is mentioned when every identifier in it is;
     /// backticks are not part of a name (`` `default` `` mentions `default`).
