@@ -528,7 +528,8 @@ struct Lexer {
                 default:
                     break
                 }
-                if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                // Spaces and line feeds were taken above.
+                if byte != 0x09, byte != 0x0D {
                     lastSignificant = index
                     if byte == UInt8(ascii: "/") {
                         slashOnLine = true
@@ -539,7 +540,7 @@ struct Lexer {
                     } else if byte == UInt8(ascii: "*"), index + 1 < count, bytes[index + 1] == UInt8(ascii: "/"), index != lastBlockCommentStar {
                         blockCommentDepth = max(0, blockCommentDepth - 1)
                     }
-                } else if byte == 0x0A || byte == 0x0D {
+                } else if byte == 0x0D {
                     slashOnLine = false
                 }
                 index += 1
