@@ -111,8 +111,7 @@ public struct ProjectScanner {
         let (found, walkProblems) = feed.finished()
         var identities = [SourceDiscovery.FileIdentity?](repeating: nil, count: found.count)
         for (index, _, identity) in first { identities[index] = identity }
-        var seen = Set<SourceDiscovery.FileIdentity>()
-        let firstReached = found.indices.map { identities[$0].map { seen.insert($0).inserted } ?? true }
+        let firstReached = SourceDiscovery.FileIdentity.firstOfEach(identities)
         let order = found.indices.filter { firstReached[$0] }.sorted { SourceDiscovery.inReportOrder(found[$0], found[$1]) }
         let files = order.map { found[$0] }
         var outcomes = [Outcome?](repeating: nil, count: files.count)

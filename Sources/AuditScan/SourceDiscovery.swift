@@ -56,8 +56,8 @@ public struct SourceDiscovery {
     /// The files under `paths`, each once, sorted by display path (the order of every report).
     public func discover(_ paths: [String]) throws -> Result {
         var result = try walk(resolve(paths))
-        var seen = Set<FileIdentity>()
-        result.files = result.files.filter { file in FileIdentity(path: file.absolutePath).map { seen.insert($0).inserted } ?? true }
+        let first = FileIdentity.firstOfEach(result.files.map { FileIdentity(path: $0.absolutePath) })
+        result.files = result.files.indices.filter { first[$0] }.map { result.files[$0] }
         result.files.sort(by: Self.inReportOrder)
         return result
     }
@@ -93,14 +93,11 @@ public struct SourceDiscovery {
         for input in inputs.resolved {
             if input.isDirectory {
                 let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
-                var rootInfo = stat()
-                let root = stat(input.absolute, &rootInfo) == 0 ? [FileIdentity(rootInfo)] : []
+                let root = FileIdentity(path: input.absolute).map { [$0] } ?? []
                 walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored, base: base, into: &result, found: found)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
-                let file = SourceFileReference(absolutePath: input.absolute, displayPath: display(input.absolute, base: base))
-                result.files.append(file)
-                found?(file)
+                add(input.absolute, base: base, into: &result, found: found)
             }
         }
         return result
@@ -126,6 +123,13 @@ public struct SourceDiscovery {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
             self.init(info)
+        }
+
+        /// Which of the files with these identities, in walk order, count: the first of each
+        /// identity, and every file whose identity is unknown.
+        static func firstOfEach(_ identities: [FileIdentity?]) -> [Bool] {
+            var seen = Set<FileIdentity>()
+            return identities.map { identity in identity.map { seen.insert($0).inserted } ?? true }
         }
     }
 
@@ -164,7 +168,7 @@ public struct SourceDiscovery {
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if type == UInt8(DT_REG) {
-                if !ignored.contains(relativePath), admits(path) { add(path, base: base, into: &result, found: found) }
+                addIfAdmitted(path, relativePath: relativePath, ignored: ignored, base: base, into: &result, found: found)
                 continue
             }
             var info = stat()
@@ -194,10 +198,17 @@ public struct SourceDiscovery {
                 }
                 walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base,
                      into: &result, found: found)
-            } else if isSwift, !ignored.contains(relativePath), admits(path) {
-                add(path, base: base, into: &result, found: found)
+            } else if isSwift {
+                addIfAdmitted(path, relativePath: relativePath, ignored: ignored, base: base, into: &result, found: found)
             }
         }
+    }
+
+    /// A walked Swift file counts unless `.gitignore` or the configuration leaves it out.
+    private func addIfAdmitted(
+        _ path: String, relativePath: String, ignored: Set<String>, base: String, into result: inout Result, found: ((SourceFileReference) -> Void)?
+    ) {
+        if !ignored.contains(relativePath), admits(path) { add(path, base: base, into: &result, found: found) }
     }
 
     private func add(_ path: String, base: String, into result: inout Result, found: ((SourceFileReference) -> Void)?) {
