@@ -84,12 +84,19 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
 
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
+        var isEverything: Bool { stringArrays && textEnums && clocks && displays }
     }
 
-    /// The words every node the walk acts on holds: a clock's or a display's name, `Timer.publish`, or
-    /// a string literal's quote (string arrays, text properties).
-    static func walkWords(displayCalls: Set<String>) -> [[UInt8]] {
-        clockCallees.union(displayCalls).union(["Timer.publish", "\""]).map { Array($0.utf8) }
+    /// The words every node the walk acts on holds, of the kinds `hints` leave possible: a clock's
+    /// name or `Timer.publish`, a display's name, a string literal's quote (string arrays, text
+    /// properties). A file whose signature rules out string arrays and text enums need not be walked
+    /// into its many string literals.
+    static func walkWords(displayCalls: Set<String>, hints: Hints = .everything) -> [[UInt8]] {
+        var words: Set<String> = []
+        if hints.clocks { words.formUnion(clockCallees.union(["Timer.publish"])) }
+        if hints.displays { words.formUnion(displayCalls) }
+        if hints.stringArrays || hints.textEnums { words.insert("\"") }
+        return words.map { Array($0.utf8) }
     }
 
     /// `walkWords` (from `walkWords(displayCalls:)`, computed once by the engine) lets the walk skip

@@ -249,10 +249,16 @@ public struct RuleEngine: Sendable {
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
-            rotation: rotatingRules.isEmpty ? nil : RotationFacts(
-                tree: tree, file: file, displayCalls: displayCalls, walkWords: skipsUnmarkedSubtrees ? rotationWalkWords : nil,
-                hints: signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything)
+            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, signature: signature)
         )
+    }
+
+    /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds its
+    /// signature leaves possible.
+    private func rotationFacts(tree: Tree, file: String, signature: SourceSignature?) -> RotationFacts {
+        let hints = signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything
+        let walkWords = hints.isEverything ? rotationWalkWords : RotationFacts.walkWords(displayCalls: displayCalls, hints: hints)
+        return RotationFacts(tree: tree, file: file, displayCalls: displayCalls, walkWords: skipsUnmarkedSubtrees ? walkWords : nil, hints: hints)
     }
 
     /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.
