@@ -41,10 +41,12 @@ let package = Package(
         .target(name: "AuditModel"),
         // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
         .target(name: "SwiftSyntaxQueries", dependencies: ["TreeSitter", "AuditModel"]),
+        // The word sieve's byte loop, in C for the machine's vector instructions.
+        .target(name: "CWordStarts", cSettings: [.unsafeFlags(["-O3"])]),
         // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
         .target(
             name: "AuditRules",
-            dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", .product(name: "Yams", package: "Yams")]
+            dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", "CWordStarts", .product(name: "Yams", package: "Yams")]
         ),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),

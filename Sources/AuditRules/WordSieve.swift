@@ -1,3 +1,4 @@
+import CWordStarts
 import Foundation
 
 /// The cheapest look at a file, taken before the lexer: whether some group of words all appear in
@@ -40,7 +41,8 @@ struct WordSieve: Sendable {
             guard !parts.contains(where: \.isEmpty) else { continue }
             var group: [Int] = []
             for part in parts.joined() {
-                guard part.count >= 2 else { return nil }
+                // The sieve looks only where a word starts (`loadaudit_next_word_start`).
+                guard part.count >= 2, Self.startsAWord(part[0]) else { return nil }
                 let index = literals.firstIndex(of: part) ?? literals.endIndex
                 if index == literals.endIndex { literals.append(part) }
                 if !group.contains(index) { group.append(index) }
@@ -93,26 +95,22 @@ struct WordSieve: Sendable {
         }
     }
 
-    /// The next start at or after `from` whose window's hash has its bit set, with that hash: the
-    /// loop over every byte, kept apart so that nothing else competes for its registers.
+    /// The next word start at or after `from` whose window's hash has its bit set, with that hash: the
+    /// loop over every byte, in C for the machine's vector instructions (a Swift `SIMD16` comparison
+    /// compiles to a loop over its lanes here). Only a word's start can begin a whole word.
     private func nextCandidate(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (start: Int, slot: Int)? {
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return nil }
-        let mask = windowMask
-        return startBits.withUnsafeBufferPointer { startBits in
-            var index = from
-            while index <= bytes.count - 4 {
-                let slot = Self.slot(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt32.self)) & mask)
-                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return (index, slot) }
-                index += 1
-            }
-            // The last few starts, where four bytes cannot be loaded (a shorter window still fits).
-            while index + windowLength <= bytes.count {
-                let slot = Self.slot(Self.window(bytes, at: index) & mask)
-                if startBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return (index, slot) }
-                index += 1
-            }
-            return nil
+        guard let base = bytes.baseAddress else { return nil }
+        var slot = 0
+        let start = startBits.withUnsafeBufferPointer { startBits in
+            loadaudit_next_word_start(base, bytes.count, from, startBits.baseAddress!, windowMask, Int32(Self.hashBits), Int32(windowLength), &slot)
         }
+        return start < 0 ? nil : (start, slot)
+    }
+
+    /// A letter, `_`, or a byte of a multi-byte character (the C helper's word bytes).
+    private static func startsAWord(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {

@@ -54,7 +54,7 @@ final class GlanceTests: XCTestCase {
         for text in relevant { XCTAssertFalse(glance(text), text) }
     }
 
-    /// The look reads four bytes at every other offset: a word must be seen wherever it starts and ends.
+    /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
     func testEveryWordIsSeenAtEveryOffset() {
         let words = engine.triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
         for word in words {
@@ -70,6 +70,24 @@ final class GlanceTests: XCTestCase {
         }
         XCTAssertFalse(glance("enum E {}\nswitch"))
         XCTAssertFalse(glance(" switch\nenum"))
+    }
+
+    /// The look takes sixteen bytes at a time: a word must be seen, and a look-alike passed over,
+    /// wherever it falls against those blocks, with what comes before it in the block before.
+    func testWordsAcrossTheSixteenByteBlocks() {
+        for word in ["Text", "ProgressView", "sleep"] {
+            for offset in 0..<40 {
+                for (before, isBoundary) in [(" ", true), ("(", true), ("0", true), ("a", false), ("_", false), ("é", false), ("Z", false)] {
+                    let lead = String(repeating: "=", count: offset) + before
+                    let text = lead + word + "()\n" + String(repeating: "-", count: 20)
+                    XCTAssertEqual(glance(text), !isBoundary, "\(offset) \(before)\(word)")
+                    // The same with the file ending right after the word, and in a longer file.
+                    XCTAssertEqual(glance(lead + word), !isBoundary, "\(offset) \(before)\(word) at the end")
+                    XCTAssertEqual(glance(String(repeating: "let x = 1\n", count: 5) + text), !isBoundary, "long, \(offset) \(before)\(word)")
+                }
+                XCTAssertTrue(glance(String(repeating: " ", count: offset) + word + "s" + String(repeating: " ", count: 20)), "\(offset) \(word)s")
+            }
+        }
     }
 
     func testBytesThatAreNotPlainTextAreLeftToTheSignature() {

@@ -1,0 +1,16 @@
+#ifndef LOADAUDIT_WORD_STARTS_H
+#define LOADAUDIT_WORD_STARTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The first offset at or after `from` where a word starts (a letter, `_` or a byte of a multi-byte
+/// character, after a byte that is none of these, or at offset 0) and the hash of the window there
+/// (up to four bytes, little-endian, zeros past the end, masked with `window_mask`) has its bit set
+/// in `start_bits`: the word sieve's candidates, found sixteen bytes at a time where the machine
+/// allows. The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`, written to `slot`.
+/// -1 when there is none. `window_length` (1 to 4) is how many bytes a window needs.
+long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const uint64_t *start_bits,
+                               uint32_t window_mask, int hash_bits, int window_length, long *slot);
+
+#endif
