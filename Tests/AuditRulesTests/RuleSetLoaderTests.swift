@@ -77,6 +77,17 @@ final class RuleSetLoaderTests: XCTestCase {
         }
     }
 
+    func testRuleIdsAndComponentNamesAreCheckedByTheirShape() {
+        for id in ["raw-progress-view", "a", "v2", "old-badge-2", "0"] { XCTAssertTrue(RuleSetLoader.isRuleId(id), id) }
+        for id in ["", "-a", "a-", "a--b", "Old-badge", "old_badge", "old badge", "old-badgé", "a\n"] {
+            XCTAssertFalse(RuleSetLoader.isRuleId(id), id)
+        }
+        for name in ["OldBadge", "_Private", "UIActivityIndicatorView", "Badge2", "a"] { XCTAssertTrue(RuleSetLoader.isTypeName(name), name) }
+        for name in ["", "2Badge", "Old Badge", "Old.Badge", "Old-Badge", "Badgé", "Old[Badge]", "Old@Badge", "Old`", "Badge\n"] {
+            XCTAssertFalse(RuleSetLoader.isTypeName(name), name)
+        }
+    }
+
     func testATeamCanWriteItsOwnRules() throws {
         let yaml = """
         version: 1
