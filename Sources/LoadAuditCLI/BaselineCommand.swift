@@ -5,6 +5,7 @@ import Foundation
 
 struct Baseline: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "baseline",
         abstract: "Record today's findings as accepted, so CI fails only on new ones.",
         discussion: """
         Writes every current finding to a baseline file (default: the `baseline:` of .loadaudit.yml, else

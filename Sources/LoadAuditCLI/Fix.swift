@@ -7,6 +7,7 @@ import Foundation
 
 struct Fix: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fix",
         abstract: "Apply the replacements: safe ones by default, unsafe ones with --unsafe.",
         discussion: """
         Rewrites only the bytes of each deprecated call and the modifiers its replacement absorbs; every

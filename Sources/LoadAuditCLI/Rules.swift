@@ -5,6 +5,7 @@ import TreeSitter
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "List the rules: id, severity, fix class, component and replacement.",
         discussion: """
         Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
@@ -39,6 +40,7 @@ struct Rules: ParsableCommand {
 
 struct Syntax: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "syntax",
         abstract: "Print the syntax tree of a Swift file, as the rules see it.",
         discussion: """
         One node per line, indented, with its field name, kind, position (line:column) and, for leaves,

@@ -19,6 +19,7 @@ enum FailOn: String, CaseIterable, ExpressibleByArgument {
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Report deprecated loading indicators and their replacements.",
         discussion: """
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
