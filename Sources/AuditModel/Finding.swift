@@ -128,7 +128,7 @@ public struct Finding: Hashable, Sendable, Codable {
 
     /// Report order: file, then position, then rule id for findings that share a start.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        if lhs.file != rhs.file { return lhs.file.utf8.lexicographicallyPrecedes(rhs.file.utf8) }
+        if lhs.file != rhs.file { return lhs.file.precedesInUTF8(rhs.file) }
         if lhs.start != rhs.start { return lhs.start < rhs.start }
         return lhs.ruleId < rhs.ruleId
     }

@@ -201,7 +201,7 @@ public struct ProjectScanner {
                 break
             }
         }
-        problems.sort { ($0.file.utf8.lexicographicallyPrecedes($1.file.utf8)) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
+        problems.sort { $0.file.precedesInUTF8($1.file) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
         trace?("rounds done at \(elapsed())")
         let result = ScanResult(
             findings: engine.resolve(analyses),

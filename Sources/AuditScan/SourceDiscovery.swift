@@ -105,7 +105,7 @@ public struct SourceDiscovery {
 
     /// By display path, byte by byte: the order of files in every report.
     public static func inReportOrder(_ first: SourceFileReference, _ second: SourceFileReference) -> Bool {
-        first.displayPath.utf8.lexicographicallyPrecedes(second.displayPath.utf8)
+        first.displayPath.precedesInUTF8(second.displayPath)
     }
 
     /// A file's device and inode: the same file, whatever the path it is reached by.
@@ -146,7 +146,7 @@ public struct SourceDiscovery {
             if name == "." || name == ".." { continue }
             entries.append((name, entry.pointee.d_type))
         }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { $0.name.precedesInUTF8($1.name) }
         return entries
     }
 
