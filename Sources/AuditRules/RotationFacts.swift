@@ -99,7 +99,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         return words.map { Array($0.utf8) }
     }
 
-    /// `walkWords` (from `walkWords(displayCalls:)`, computed once by the engine) lets the walk skip
+    /// `walkWords` (from `walkWords(displayCalls:hints:)`, given by the engine) lets the walk skip
     /// the subtrees that hold none of them; nil walks the whole tree.
     init(tree: Tree, file: String, displayCalls: Set<String>, walkWords: [[UInt8]]?, hints: Hints = .everything) {
         guard !hints.isEmpty else { return }

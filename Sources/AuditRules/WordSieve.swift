@@ -54,7 +54,9 @@ struct WordSieve: Sendable {
         for (index, group) in groups.enumerated() { for literal in group { groupsOfLiteral[literal].append(index) } }
         var startBits = [UInt64](repeating: 0, count: (1 << Self.hashBits) / 64)
         windowMask = Self.mask(windowLength)
-        startSlots = literals.map { [windowMask] literal in Self.slot(Self.window(literal, at: 0) & windowMask) }
+        startSlots = literals.map { [windowMask] literal in
+            literal.withUnsafeBufferPointer { Int(loadaudit_window_hash($0.baseAddress!, $0.count, 0, windowMask, Int32(Self.hashBits))) }
+        }
         for slot in startSlots { startBits[slot >> 6] |= 1 << UInt64(slot & 63) }
         self.literals = literals
         self.groups = groups
@@ -64,18 +66,6 @@ struct WordSieve: Sendable {
 
     /// The bits of a window's first `length` bytes (read little-endian, whatever the machine).
     private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
-
-    /// Up to four bytes from `start`, little-endian, zeros past the end.
-    private static func window<Bytes: RandomAccessCollection>(_ bytes: Bytes, at start: Int) -> UInt32 where Bytes.Element == UInt8, Bytes.Index == Int {
-        var window: UInt32 = 0
-        for offset in 0..<4 where start + offset < bytes.endIndex { window |= UInt32(bytes[start + offset]) << UInt32(8 * offset) }
-        return window
-    }
-
-    @inline(__always)
-    private static func slot(_ window: UInt32) -> Int {
-        Int(truncatingIfNeeded: (window &* 0x9E37_79B1) >> UInt32(32 - hashBits))
-    }
 
     /// Whether every word of some group appears in `bytes` as a whole word.
     func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -29,11 +29,15 @@ static inline uint32_t window_at(const uint8_t *bytes, long count, long start) {
     return window;
 }
 
+uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uint32_t window_mask, int hash_bits) {
+    return ((window_at(bytes, count, start) & window_mask) * 0x9E3779B1u) >> (32 - hash_bits);
+}
+
 /// Whether the window at `start` fits and its hash's bit is set (then its hash in `slot`).
 static inline int is_candidate(const uint8_t *bytes, long count, long start, const uint64_t *start_bits,
                                uint32_t window_mask, int hash_bits, int window_length, long *slot) {
     if (start + window_length > count) return 0;
-    uint32_t hash = ((window_at(bytes, count, start) & window_mask) * 0x9E3779B1u) >> (32 - hash_bits);
+    uint32_t hash = loadaudit_window_hash(bytes, count, start, window_mask, hash_bits);
     if ((start_bits[hash >> 6] >> (hash & 63)) & 1) {
         *slot = (long)hash;
         return 1;

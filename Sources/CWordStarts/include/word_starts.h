@@ -13,4 +13,8 @@
 long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const uint64_t *start_bits,
                                uint32_t window_mask, int hash_bits, int window_length, long *slot);
 
+/// The hash of the window at `start` (the one `loadaudit_next_word_start` gives), for the literals
+/// the sieve looks for: one formula in one place.
+uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uint32_t window_mask, int hash_bits);
+
 #endif
