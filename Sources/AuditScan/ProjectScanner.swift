@@ -64,8 +64,8 @@ public struct ProjectScanner {
         public let analysis: FileAnalysis
     }
 
-    /// Scans and keeps each file's analysis (and, with `keepSources`, the text of the files that have
-    /// candidate findings) for a fix.
+    /// Scans and, with `keepSources`, keeps each file's analysis and the text of the files that have
+    /// candidate findings, for a fix (without it, `files` is empty).
     ///
     /// A file is relevant when it uses a trigger word in code (`RuleEngine.isRelevantOnSight`);
     /// then, for rules that follow names across files, a `RotationFollower` picks more files round
@@ -188,7 +188,8 @@ public struct ProjectScanner {
             case .analyzed(let analyzed)?:
                 let analysis = analyzed.analysis
                 analyses.append(analysis)
-                scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analysis))
+                // Only a fix asks for the files (a copy of each analysis otherwise thrown away).
+                if keepSources { scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analysis)) }
                 if analyzed.relevant, let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
