@@ -136,12 +136,21 @@ public struct RuleSet: Sendable {
     }
 
     /// The built-in loading migration rules (the same text as rules/loading-migration.yml).
-    public static func builtIn() -> RuleSet {
+    public static func builtIn() -> RuleSet { loadedBuiltIn }
+
+    /// Loaded once per process; the first to ask waits for the others.
+    private static let loadedBuiltIn: RuleSet = {
         do {
             return try RuleSetLoader.load(text: BuiltInRules.loadingMigration, file: "rules/loading-migration.yml")
         } catch {
             preconditionFailure("the built-in rules do not load: \(error)")
         }
+    }()
+
+    /// Starts loading the built-in rules on another thread: a command that will need them can parse
+    /// its arguments meanwhile (each takes a few milliseconds of every run's start).
+    public static func prepareBuiltIn() {
+        DispatchQueue.global(qos: .userInitiated).async { _ = loadedBuiltIn }
     }
 
     /// Loads and merges rules files in order. A rule id defined twice is an error.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditModel
+import AuditRules
 import Foundation
 
 public let loadauditVersion = "0.1.0"
@@ -49,6 +50,9 @@ public struct LoadAudit: ParsableCommand {
     /// Runs loadaudit with `arguments` (without the program name) and returns its exit status.
     public static func main(arguments: [String], terminal: Terminal) -> Int32 {
         CurrentTerminal.terminal = terminal
+        if let command = arguments.first, ["scan", "fix", "baseline", "rules"].contains(command), !arguments.contains("--rules") {
+            RuleSet.prepareBuiltIn()
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
