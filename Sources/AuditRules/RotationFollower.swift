@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TreeSitter
 
 /// Decides, round after round, which unparsed files the rotating-text rules still need, from the
@@ -44,6 +49,11 @@ public struct RotationFollower: Sendable {
     /// Their names' hashes, for asking which arrays a file subscripts as a display's argument.
     private let displayCallHashes: [UInt64]
 
+    /// Some file that may hold a text enum is in none of the rounds' lists: its signature was never
+    /// taken, as it declares no case any clock may assign (`ProjectScanner`). It still counts for
+    /// whether the rounds run at all.
+    public var textEnumsLeftOut = false
+
     public init(displayCalls: Set<String>) {
         self.displayCalls = WordSet(displayCalls)
         displayCallHashes = self.displayCalls.words.flatMap { $0 }
@@ -82,9 +92,9 @@ public struct RotationFollower: Sendable {
     static let switchWord = WordSet([textEnumNames[1]])
 
     /// What `mayChoose` asks of the names, as groups of words that must all appear, for a look at
-    /// the bytes (`WordSieve`); the string arrays are looked for apart.
+    /// the bytes (`WordSieve`), except `textEnumNames`; the string arrays are looked for apart.
     static func choosingWords(displayCalls: Set<String>) -> [[String]] {
-        displayCalls.sorted().map { [$0] } + clockCallNames.map { [$0] } + [publishedClockNames, textEnumNames]
+        displayCalls.sorted().map { [$0] } + clockCallNames.map { [$0] } + [publishedClockNames]
     }
 
     /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
@@ -96,7 +106,8 @@ public struct RotationFollower: Sendable {
         switch stage {
         case 1:
             // Every kind needs a string array or a text enum: without either, nothing to follow.
-            guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || all.contains(where: Self.mayHoldTextEnum) else { return nil }
+            guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || textEnumsLeftOut || all.contains(where: Self.mayHoldTextEnum)
+            else { return nil }
             return chooseUsingDisplaysInCode(pending) { signature in
                 signature.mentionsAny(displayCalls)
                     && (known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
@@ -139,6 +150,103 @@ public struct RotationFollower: Sendable {
         let shows = pending.map(mayShow)
         SourceSignature.takeCodeLooks(zip(pending, shows).compactMap { $1 ? $0 : nil })
         return zip(pending, shows).map { $1 && $0.mayUseInCode(displayCalls) }
+    }
+
+    /// Which of the files whose only asked words are `enum` and `switch` (`RuleEngine.Glance`) need
+    /// their signature before the rounds: those that may declare a case some clock may assign (the
+    /// only ones a round may ask about: rounds 2 and 3). All of them when a clock may assign any case,
+    /// or its code could not be followed.
+    public struct TextEnumFilter {
+        /// The case names to look for; nil: every file needs its signature.
+        private let names: Set<[UInt8]>?
+
+        /// From the clock looks of the files not yet relevant (taken here, on every core) and the
+        /// relevant files' facts.
+        public init(pending: [SourceSignature], facts: [RotationFacts]) {
+            let clocks = pending.filter(RotationFollower.mentionsClock)
+            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
+            var names = Set<String>()
+            var anyName = false
+            for clock in clocks {
+                // No look: anything may run on its clocks, and its facts, once parsed, may name any case.
+                guard let reach = clock.clockReach else {
+                    anyName = true
+                    break
+                }
+                guard reach.assigns else { continue }
+                guard let texts = reach.caseNameTexts, !reach.caseAssignments.contains(where: { $0.caseName == nil }) else {
+                    anyName = true
+                    break
+                }
+                names.formUnion(texts)
+            }
+            for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase)) }
+            // As `NameHash` reads a name: its name bytes only (`` `default` `` is `default`).
+            self.names = anyName ? nil : Set(names.map { Array($0.utf8.filter { Lexer.isNameByte[Int($0)] }) })
+        }
+
+        public func needsSignature(_ bytes: [UInt8]) -> Bool {
+            guard let names else { return true }
+            guard !names.isEmpty else { return false }
+            return bytes.withUnsafeBufferPointer { Self.mayDeclareACase(named: names, in: $0) }
+        }
+
+        /// Whether a name of `names` follows a `case` keyword before its list ends, as the lexer reads
+        /// the cases a file declares (`SourceSignature.declaresCase`), taken wider: `case` after any
+        /// byte but a letter, `_` or a multi-byte character's (`` `case` ``, `0case`); every name of a
+        /// run of name bytes and the name after its leading digits, after a dot too; the list ends at
+        /// `{`, `}`, `;`, the next `case`, or `:` outside the parentheses opened since the keyword;
+        /// comments and strings read as code, as the lexer reads them. Each `case` is found with `memchr`.
+        static func mayDeclareACase(named names: Set<[UInt8]>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base = bytes.baseAddress else { return false }
+            let isName = Lexer.isNameByte
+            let count = bytes.count
+            var from = 0
+            while from < count, let found = memchr(base + from, Int32(UInt8(ascii: "c")), count - from) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                from = at + 1
+                guard at + caseKeyword.count <= count, bytes[at + 1] == UInt8(ascii: "a"), bytes[at + 2] == UInt8(ascii: "s"),
+                      bytes[at + 3] == UInt8(ascii: "e") else { continue }
+                from = at + caseKeyword.count
+                if from < count, isName[Int(bytes[from])] { continue }
+                if at > 0, isName[Int(bytes[at - 1])], !(0x30...0x39).contains(bytes[at - 1]) { continue }
+                if listNamesOneOf(names, in: bytes, from: from, isName: isName) { return true }
+            }
+            return false
+        }
+
+        private static let caseKeyword = Array("case".utf8)
+
+        /// Whether the case list that starts at `from` (right after its keyword) holds one of `names`.
+        private static func listNamesOneOf(_ names: Set<[UInt8]>, in bytes: UnsafeBufferPointer<UInt8>, from: Int, isName: [Bool]) -> Bool {
+            var depth = 0
+            var index = from
+            while index < bytes.count {
+                let byte = bytes[index]
+                if isName[Int(byte)] {
+                    let start = index
+                    while index < bytes.count, isName[Int(bytes[index])] { index += 1 }
+                    var letter = start
+                    while letter < index, (0x30...0x39).contains(bytes[letter]) { letter += 1 }
+                    // The run, then the name after its leading digits (`0case` is also `case`).
+                    for nameStart in [start, letter] where nameStart < index && (nameStart == start || letter > start) {
+                        let name = bytes[nameStart..<index]
+                        if name.elementsEqual(caseKeyword) { return false }  // A new list: `memmem` finds it next.
+                        if names.contains(Array(name)) { return true }
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "("): depth += 1
+                case UInt8(ascii: ")"): depth -= 1
+                case UInt8(ascii: ":") where depth <= 0: return false
+                case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"): return false
+                default: break
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Whether a clock file's timed assignments may count (see the rounds); nil reach: it may.

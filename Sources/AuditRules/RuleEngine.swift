@@ -83,7 +83,10 @@ public struct RuleEngine: Sendable {
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
         rotationWalkWords = RotationFacts.walkWords(displayCalls: displayCalls)
-        glance = WordSieve(groups: triggerWords.map { [$0] } + (rotatingRules.isEmpty ? [] : RotationFollower.choosingWords(displayCalls: displayCalls)))
+        glance = rotatingRules.isEmpty
+            ? WordSieve(groups: triggerWords.map { [$0] })
+            : WordSieve(groups: triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls),
+                        setAside: [RotationFollower.textEnumNames])
     }
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
@@ -166,11 +169,30 @@ public struct RuleEngine: Sendable {
     /// string array), each as a whole word anywhere, comments and strings included. Such a file is
     /// neither relevant on sight nor followed, whatever its signature would say; the scanner then
     /// skips the lexer. False when the rules' words do not suit the look (see `WordSieve`).
-    public func isIrrelevantAtAGlance(_ bytes: [UInt8]) -> Bool {
-        guard let glance else { return false }
+    public func isIrrelevantAtAGlance(_ bytes: [UInt8]) -> Bool { glance(bytes) == .irrelevant }
+
+    /// What the quick look at a file's bytes tells (see `glance(_:)`).
+    public enum Glance: Sendable {
+        /// Nothing a rule or round asks about (`isIrrelevantAtAGlance`).
+        case irrelevant
+        /// `enum` and `switch`, and nothing else a rule or round asks about: the file may hold a text
+        /// enum, which matters only if it declares a case some clock may assign (then it needs its
+        /// signature; `ProjectScanner` puts the lexer off until that is known).
+        case onlyTextEnumWords
+        /// Anything else: the file needs its signature.
+        case worthALook
+    }
+
+    /// `isIrrelevantAtAGlance`, telling apart the files whose only asked words are `enum` and `switch`
+    /// (with the same other conditions: no `[` that may start a string array, UTF-8 without NUL).
+    public func glance(_ bytes: [UInt8]) -> Glance {
+        guard let glance else { return .worthALook }
         return bytes.withUnsafeBufferPointer { bytes in
-            !glance.anyGroupAppears(in: bytes) && (rotatingRules.isEmpty || !WordSieve.mayStartAStringArray(bytes))
-                && WordSieve.isTextWithoutNUL(bytes)
+            let sighting = glance.sighting(in: bytes)
+            guard sighting != .other, rotatingRules.isEmpty || !WordSieve.mayStartAStringArray(bytes), WordSieve.isTextWithoutNUL(bytes) else {
+                return .worthALook
+            }
+            return sighting == .none ? .irrelevant : .onlyTextEnumWords
         }
     }
 

@@ -18,6 +18,8 @@ struct WordSieve: Sendable {
     private let groups: [[Int]]
     /// For each literal, the groups it belongs to.
     private let groupsOfLiteral: [[Int]]
+    /// For each group, whether it was given as set aside (see `sighting`).
+    private let isSetAside: [Bool]
     /// How many bytes of a literal's start the sieve hashes: four, or the shortest literal's length.
     private let windowLength: Int
     /// The bits of those bytes in a four-byte load.
@@ -31,11 +33,13 @@ struct WordSieve: Sendable {
 
     static let hashBits = 16
 
-    /// Nil when the words do not suit the sieve: an identifier of one byte.
-    init?(groups wordGroups: [[String]]) {
+    /// Nil when the words do not suit the sieve: an identifier of one byte. `setAside` groups appear
+    /// too, but `sighting` tells them apart from the others.
+    init?(groups wordGroups: [[String]], setAside: [[String]] = []) {
         var literals: [[UInt8]] = []
         var groups: [[Int]] = []
-        for words in wordGroups {
+        var isSetAside: [Bool] = []
+        for (words, asideGroup) in wordGroups.map({ ($0, false) }) + setAside.map({ ($0, true) }) {
             let parts = words.map(WordSet.identifiers(of:))
             // A word without a name in it is mentioned by no file (`WordFilter.mayContain`).
             guard !parts.contains(where: \.isEmpty) else { continue }
@@ -48,6 +52,7 @@ struct WordSieve: Sendable {
                 if !group.contains(index) { group.append(index) }
             }
             groups.append(group)
+            isSetAside.append(asideGroup)
         }
         windowLength = min(4, literals.map(\.count).min() ?? 4)
         var groupsOfLiteral = [[Int]](repeating: [], count: literals.count)
@@ -61,6 +66,7 @@ struct WordSieve: Sendable {
         self.literals = literals
         self.groups = groups
         self.groupsOfLiteral = groupsOfLiteral
+        self.isSetAside = isSetAside
         self.startBits = startBits
     }
 
@@ -68,20 +74,35 @@ struct WordSieve: Sendable {
     private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
 
     /// Whether every word of some group appears in `bytes` as a whole word.
-    func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool { sighting(in: bytes) != .none }
+
+    /// Which groups appear whole in a file: none, only set-aside ones, or another one.
+    enum Sighting {
+        case none
+        case onlySetAside
+        case other
+    }
+
+    /// Which groups appear in `bytes` (each word as a whole word); the look stops at the first group
+    /// that is not set aside.
+    func sighting(in bytes: UnsafeBufferPointer<UInt8>) -> Sighting {
         // Which literals were seen, on the stack: asked of every file.
         withUnsafeTemporaryAllocation(of: Bool.self, capacity: literals.count) { found in
             found.initialize(repeating: false)
+            var sawSetAside = false
             var from = 0
             while let (start, slot) = nextCandidate(in: bytes, from: from) {
                 for literal in startSlots.indices where startSlots[literal] == slot && !found[literal] {
                     guard Self.wholeWord(literals[literal], in: bytes, at: start) else { continue }
                     found[literal] = true
-                    if groupsOfLiteral[literal].contains(where: { groups[$0].allSatisfy { found[$0] } }) { return true }
+                    for group in groupsOfLiteral[literal] where groups[group].allSatisfy({ found[$0] }) {
+                        if !isSetAside[group] { return .other }
+                        sawSetAside = true
+                    }
                 }
                 from = start + 1
             }
-            return false
+            return sawSetAside ? .onlySetAside : .none
         }
     }
 

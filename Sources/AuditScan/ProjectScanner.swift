@@ -98,6 +98,12 @@ public struct ProjectScanner {
         }
         let roundsExpected = Flag()
         var first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
+            guard let signature else {
+                // Only `enum` and `switch` (`RuleEngine.Glance.onlyTextEnumWords`): a possible text enum,
+                // which may start the rounds; its signature waits for the end of this pass.
+                if !roundsExpected.isSet { roundsExpected.set() }
+                return prefilter ? .skip : .parseIrrelevant
+            }
             if !roundsExpected.isSet, engine.mayStartRounds(signature) { roundsExpected.set() }
             if engine.isRelevantOnSight(signature, bytes: bytes) { return .parse }
             // Once the rounds are sure to run, the second asks every clock file left unparsed what
@@ -121,15 +127,17 @@ public struct ProjectScanner {
             if let sorted = position[index] { outcomes[sorted] = outcome }
         }
         if let trace {
-            var glanced = 0, lexed = 0, parsed = 0
+            var glanced = 0, putOff = 0, lexed = 0, parsed = 0
             for case .analyzed(let analyzed)? in outcomes {
-                if analyzed.lexed { lexed += 1 } else { glanced += 1 }
+                if analyzed.putOff != nil { putOff += 1 } else if analyzed.lexed { lexed += 1 } else { glanced += 1 }
                 if analyzed.parsed { parsed += 1 }
             }
-            trace("read every file (\(glanced) irrelevant at a glance, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
+            trace("read every file (\(glanced) irrelevant at a glance, \(putOff) put off, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
         }
+        let textEnumsLeftOut = signPutOffFiles(files, &outcomes)
         var round = 0
         if var follower = engine.rotationFollower() {
+            follower.textEnumsLeftOut = textEnumsLeftOut
             let signatures = outcomes.map { $0?.signature }
             let all = signatures.compactMap { $0 }
             // What the rounds read of the outcomes, kept apart and updated as files become relevant:
@@ -217,6 +225,57 @@ public struct ProjectScanner {
         return (result, scannedFiles)
     }
 
+    /// Signs, on every core, the files whose signature was put off at a glance that a round may ask
+    /// about (`RotationFollower.TextEnumFilter`), and lets go of every put-off file's bytes. Whether
+    /// some stay unsigned (then the rounds are told: `RotationFollower.textEnumsLeftOut`).
+    private func signPutOffFiles(_ files: [SourceFileReference], _ outcomes: inout [Outcome?]) -> Bool {
+        var putOff: [(index: Int, bytes: [UInt8])] = []
+        var pending: [SourceSignature] = []
+        var facts: [RotationFacts] = []
+        for (index, outcome) in outcomes.enumerated() {
+            guard case .analyzed(let analyzed)? = outcome else { continue }
+            if let bytes = analyzed.putOff {
+                putOff.append((index, bytes))
+            } else if analyzed.relevant {
+                if let rotation = analyzed.analysis.rotation { facts.append(rotation) }
+            } else if let signature = analyzed.signature {
+                pending.append(signature)
+            }
+        }
+        guard !putOff.isEmpty else { return false }
+        let filter = RotationFollower.TextEnumFilter(pending: pending, facts: facts)
+        let signed = UnsafeMutableBufferPointer<Result<SourceSignature, SourceReader.Failure>?>.allocate(capacity: putOff.count)
+        signed.initialize(repeating: nil)
+        defer {
+            signed.deinitialize()
+            signed.deallocate()
+        }
+        DispatchQueue.concurrentPerform(iterations: putOff.count) { item in
+            let (index, bytes) = putOff[item]
+            guard filter.needsSignature(bytes) else { return }
+            signed[item] = SourceReader.sign(bytes, path: files[index].absolutePath, maximumSize: Self.maximumFileSize)
+        }
+        var leftOut = 0
+        for (item, (index, _)) in putOff.enumerated() {
+            guard case .analyzed(var analyzed)? = outcomes[index] else { continue }
+            analyzed.putOff = nil
+            switch signed[item] {
+            case .success(let signature)?:
+                analyzed.signature = kept(signature)
+                analyzed.lexed = true
+                outcomes[index] = .analyzed(analyzed)
+            case .failure(let failure)?:
+                // Not expected: the glance found UTF-8 text without NUL, as the signature checks.
+                outcomes[index] = .skipped(FileProblem(file: files[index].displayPath, kind: failure.kind, detail: failure.detail))
+            case nil:
+                leftOut += 1
+                outcomes[index] = .analyzed(analyzed)
+            }
+        }
+        trace?("\(putOff.count) files with only enum and switch put off at a glance, \(putOff.count - leftOut) signed now")
+        return leftOut > 0
+    }
+
     /// A file read and analyzed (parsed, or standing in with an empty analysis).
     struct Analyzed {
         var analysis: FileAnalysis
@@ -230,6 +289,9 @@ public struct ProjectScanner {
         var signature: SourceSignature?
         /// Whether its bytes went through the lexer (not for a file irrelevant at a glance).
         var lexed = true
+        /// The bytes of a file whose signature is put off (`RuleEngine.Glance.onlyTextEnumWords`),
+        /// until the first pass tells whether a round may ask about it.
+        var putOff: [UInt8]?
     }
 
     enum Outcome {
@@ -239,7 +301,10 @@ public struct ProjectScanner {
         var signature: SourceSignature? { if case .analyzed(let analyzed) = self { return analyzed.signature } else { return nil } }
     }
 
-    /// What to do with a file, decided from its signature (and its bytes, for a closer look).
+    /// What to do with a file, decided from its signature (and its bytes, for a closer look). Asked
+    /// with no signature of a file whose only asked words are `enum` and `switch`
+    /// (`RuleEngine.Glance.onlyTextEnumWords`): `.skip` or `.parseIrrelevant` put its signature off
+    /// (`signPutOffFiles`), `.parse` signs and parses it now.
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -251,7 +316,7 @@ public struct ProjectScanner {
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature, [UInt8]) -> Decision
+        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let positions = IndexDispenser(count: indices.count)
         return analyze(workers: min(jobs, max(1, indices.count)), keepSources: keepSources, tick: tick, take: {
@@ -266,7 +331,7 @@ public struct ProjectScanner {
     /// file's identity.
     func analyze(
         workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
-        decide: @escaping (SourceSignature, [UInt8]) -> Decision
+        decide: @escaping (SourceSignature?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let results = UnsafeMutableBufferPointer<[(Int, Outcome, SourceDiscovery.FileIdentity?)]>.allocate(capacity: workers)
         results.initialize(repeating: [])
@@ -300,7 +365,7 @@ public struct ProjectScanner {
     /// Reads, signs and, if it is to be, parses and analyzes one file; with its identity (nil when it
     /// cannot be found out), which tells a file reached twice.
     func analyze(
-        _ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision
+        _ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> (Outcome, SourceDiscovery.FileIdentity?) {
         switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
@@ -311,9 +376,9 @@ public struct ProjectScanner {
     }
 
     private func analyze(
-        _ file: SourceFileReference, bytes: [UInt8], parser: inout Parser?, keepSource: Bool, decide: (SourceSignature, [UInt8]) -> Decision
+        _ file: SourceFileReference, bytes: [UInt8], parser: inout Parser?, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> Outcome {
-        let signature: SourceSignature
+        let signature: SourceSignature?
         let skipped = { (signature: SourceSignature?, lexed: Bool) in
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
                                       signature: signature, lexed: lexed))
@@ -321,16 +386,40 @@ public struct ProjectScanner {
         // Most files: no word any rule or round asks about. Such a file is not relevant and no round
         // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
         // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
-        let irrelevantAtAGlance = engine.isIrrelevantAtAGlance(bytes)
+        let glance = engine.glance(bytes)
+        let irrelevantAtAGlance = glance == .irrelevant
         if irrelevantAtAGlance, prefilter { return skipped(nil, false) }
-        switch SourceReader.sign(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
-        case .failure(let failure):
-            return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
-        case .success(let read):
-            signature = read
+        // A file whose only asked words are `enum` and `switch` cannot be relevant on sight: the first
+        // pass (`decide` without a signature: `.skip` or `.parseIrrelevant`) puts its signature off
+        // until it is known whether a round may ask about it (`signPutOffFiles`); a round parses it.
+        var putOff = false
+        if glance == .onlyTextEnumWords {
+            switch decide(nil, bytes) {
+            case .skip:
+                var outcome = skipped(nil, false)
+                if case .analyzed(var analyzed) = outcome {
+                    analyzed.putOff = bytes
+                    outcome = .analyzed(analyzed)
+                }
+                return outcome
+            case .parseIrrelevant:
+                putOff = true
+            case .parse:
+                break
+            }
         }
-        let decision = irrelevantAtAGlance ? .parseIrrelevant : decide(signature, bytes)
-        if decision == .skip { return skipped(kept(signature), true) }
+        if putOff {
+            signature = nil
+        } else {
+            switch SourceReader.sign(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
+            case .failure(let failure):
+                return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
+            case .success(let read):
+                signature = read
+            }
+        }
+        let decision = irrelevantAtAGlance || putOff ? .parseIrrelevant : decide(signature!, bytes)
+        if decision == .skip { return skipped(kept(signature!), true) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -354,7 +443,8 @@ public struct ProjectScanner {
             }
         }
         return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
-                                  relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : kept(signature)))
+                                  relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : signature.flatMap(kept),
+                                  lexed: signature != nil, putOff: putOff ? bytes : nil))
     }
 }
 

@@ -289,6 +289,51 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
 
+    /// A file whose only asked words are `enum` and `switch` gets its signature after the first pass,
+    /// and only if it may declare a case some clock assigns: `Phase` (the clock sets `.fetching`) is
+    /// signed, followed and parsed; `Tab`, whose cases no clock assigns, is never lexed.
+    func testATextEnumIsSignedOnlyWhenAClockMayAssignOneOfItsCases() throws {
+        func textEnum(_ name: String, cases: [String]) -> String {
+            "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var message: String {\n        switch self {\n"
+                + cases.map { "        case .\($0): return \"\($0.capitalized)...\"\n" }.joined() + "        default: return \"\"\n        }\n    }\n}\n"
+        }
+        let files = [
+            "Phase.swift": textEnum("Phase", cases: ["idle", "fetching"]),
+            "Tab.swift": textEnum("Tab", cases: ["home", "search"]),
+            "Loader.swift": """
+                import Foundation
+
+                final class Loader {
+                    var phase = Phase.idle
+                    func start() {
+                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                            self.phase = .fetching
+                        }
+                    }
+                }
+                """,
+            "LoaderView.swift": "import SwiftUI\n\nstruct LoaderView: View {\n    let loader: Loader\n    var body: some View { Text(loader.phase.message) }\n}\n",
+        ]
+        let root = try project(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        final class Lines: @unchecked Sendable {
+            private let lock = NSLock()
+            private var lines: [String] = []
+            func add(_ line: String) { lock.withLock { lines.append(line) } }
+            var all: [String] { lock.withLock { lines } }
+        }
+        let lines = Lines()
+        var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
+        scanner.trace = { lines.add($0) }
+        let result = try scanner.scan([root.path])
+        XCTAssertTrue(lines.all.contains("2 files with only enum and switch put off at a glance, 1 signed now"), "\(lines.all)")
+        let parsed = lines.all.filter { $0.hasPrefix("parsed") }
+        XCTAssertTrue(parsed.contains { $0.hasSuffix(" bytes: Phase.swift") }, "\(parsed)")
+        XCTAssertFalse(parsed.contains { $0.hasSuffix(" bytes: Tab.swift") }, "\(parsed)")
+        XCTAssertEqual(result.findings.filter { $0.ruleId == "rotating-loading-message" }.map(\.file), ["LoaderView.swift"])
+        XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
+    }
+
     /// The lexer behind the prefilter must never deny a name or a rotation fact that the parser
     /// finds, and a file it does not parse on sight must hold nothing a parse would report on its own
     /// (no candidate, suppression or re-export; rotating text is the rounds' business): checked on

@@ -1,0 +1,40 @@
+@testable import AuditRules
+import XCTest
+
+/// Files whose only asked words are `enum` and `switch` get their signature after the first pass,
+/// when they may declare a case some clock assigns (`RotationFollower.TextEnumFilter`).
+final class TextEnumFilterTests: XCTestCase {
+    /// The look that tells which put-off files may declare a case: every name the lexer would take as
+    /// a declared case (`SourceSignature.declaresCase`) is found, and a `default:` or a case matched
+    /// in a switch after a `:` is not taken for one.
+    func testTheLookForDeclaredCasesFindsWhatTheLexerFinds() {
+        let declarations = [
+            "enum A { case fetching }",
+            "enum A {\n    case idle, fetching\n}",
+            "enum A { case loading(progress: Double), fetching }",
+            "enum A { case `default`, fetching = 3 }",
+            "enum A { case a; case fetching }",
+            "enum A {\n    case idle,\n         fetching\n}",
+            "enum A { case 0fetching }",
+            "// case fetching\n",
+            "enum A { indirect case fetching(A) }",
+            "enum Café { case déjàVu, fetching }",
+        ]
+        for text in declarations {
+            let names: Set<[UInt8]> = [Array("fetching".utf8)]
+            XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
+            let signature = SourceSignature(bytes: Array(text.utf8))
+            XCTAssertTrue(signature.declaresCase(hash: NameHash.of("fetching")), "the lexer: \(text)")
+        }
+        let notDeclared = [
+            "switch phase {\ncase .idle: start()\ndefault: fetching()\n}",
+            "let fetching = true\nfunc f() { if fetching { return } }",
+            "switch phase { case .idle: fetching = true }",
+            "enum A { case idle }\nlet prefetching = 1",
+        ]
+        for text in notDeclared {
+            let names: Set<[UInt8]> = [Array("fetching".utf8), Array("default".utf8)]
+            XCTAssertFalse(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
+        }
+    }
+}
