@@ -168,13 +168,7 @@ public struct RotationFollower: Sendable {
             var names = Set<String>()
             var anyName = false
             for clock in clocks {
-                // No look: anything may run on its clocks, and its facts, once parsed, may name any case.
-                guard let reach = clock.clockReach else {
-                    anyName = true
-                    break
-                }
-                guard reach.assigns else { continue }
-                guard let texts = reach.caseNameTexts, !reach.caseAssignments.contains(where: { $0.caseName == nil }) else {
+                guard let texts = Self.caseNamesAssigned(by: clock) else {
                     anyName = true
                     break
                 }
@@ -183,6 +177,21 @@ public struct RotationFollower: Sendable {
             for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase)) }
             // As `NameHash` reads a name: its name bytes only (`` `default` `` is `default`).
             self.names = anyName ? nil : Set(names.map { Array($0.utf8.filter { Lexer.isNameByte[Int($0)] }) })
+        }
+
+        /// Whether the clocks of a file (one that calls a clock, its look taken) may assign any case:
+        /// then every put-off file needs its signature, and the scanner stops putting them off.
+        public static func mayAssignAnyCase(_ signature: SourceSignature) -> Bool {
+            RotationFollower.mentionsClock(signature) && caseNamesAssigned(by: signature) == nil
+        }
+
+        /// The case names a clock file's clocks may assign, as text; nil when they may assign any (no
+        /// look: anything may run on its clocks, and its facts, once parsed, may name any case).
+        private static func caseNamesAssigned(by clock: SourceSignature) -> Set<String>? {
+            guard let reach = clock.clockReach else { return nil }
+            guard reach.assigns else { return [] }
+            guard let texts = reach.caseNameTexts, !reach.caseAssignments.contains(where: { $0.caseName == nil }) else { return nil }
+            return texts
         }
 
         public func needsSignature(_ bytes: [UInt8]) -> Bool {

@@ -97,11 +97,14 @@ public struct ProjectScanner {
             progress(count, feed.count)
         }
         let roundsExpected = Flag()
+        // Set once a clock may assign any case: every put-off file will need its signature.
+        let signEveryTextEnum = Flag()
         var first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
             guard let signature else {
                 // Only `enum` and `switch` (`RuleEngine.Glance.onlyTextEnumWords`): a possible text enum,
                 // which may start the rounds; its signature waits for the end of this pass.
                 if !roundsExpected.isSet { roundsExpected.set() }
+                if signEveryTextEnum.isSet { return .sign }
                 return prefilter ? .skip : .parseIrrelevant
             }
             if !roundsExpected.isSet, engine.mayStartRounds(signature) { roundsExpected.set() }
@@ -109,7 +112,10 @@ public struct ProjectScanner {
             // Once the rounds are sure to run, the second asks every clock file left unparsed what
             // its clocks may do: answered here, on every core, with the bytes in hand, rather than
             // read again then. (Before that, and in trees where no round runs, the look waits.)
-            if roundsExpected.isSet { signature.takeClockReach(from: bytes) }
+            if roundsExpected.isSet {
+                signature.takeClockReach(from: bytes)
+                if !signEveryTextEnum.isSet, RotationFollower.TextEnumFilter.mayAssignAnyCase(signature) { signEveryTextEnum.set() }
+            }
             return prefilter ? .skip : .parseIrrelevant
         }
         // Found in walk order; reported in path order. A file reached twice (a link, a path named too)
@@ -304,7 +310,7 @@ public struct ProjectScanner {
     /// What to do with a file, decided from its signature (and its bytes, for a closer look). Asked
     /// with no signature of a file whose only asked words are `enum` and `switch`
     /// (`RuleEngine.Glance.onlyTextEnumWords`): `.skip` or `.parseIrrelevant` put its signature off
-    /// (`signPutOffFiles`), `.parse` signs and parses it now.
+    /// (`signPutOffFiles`), `.sign` signs it and asks again, `.parse` signs and parses it now.
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -312,6 +318,8 @@ public struct ProjectScanner {
         case parseIrrelevant
         /// Do not parse it: an empty analysis stands for it.
         case skip
+        /// For a file asked about with no signature: sign it now and ask again.
+        case sign
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -404,7 +412,7 @@ public struct ProjectScanner {
                 return outcome
             case .parseIrrelevant:
                 putOff = true
-            case .parse:
+            case .parse, .sign:
                 break
             }
         }
