@@ -83,6 +83,29 @@ final class PrefilterAndCacheTests: XCTestCase {
         return root
     }
 
+    /// An enum whose computed `property` switches to a string for each case.
+    func textEnum(_ name: String, cases: [String], property: String) -> String {
+        "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var \(property): String {\n        switch self {\n"
+            + cases.map { "        case .\($0): return \"\($0.capitalized) for now\"\n" }.joined() + "        }\n    }\n}\n"
+    }
+
+    /// A class whose timer sets its `state` (starting at `from`) to `to`.
+    func timedClass(_ name: String, state: String, from: String, to: String) -> String {
+        """
+        import Foundation
+
+        final class \(name) {
+            var \(state) = \(from)
+            func start() {
+                Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
+                    self.\(state) = \(to)
+                }
+            }
+        }
+
+        """
+    }
+
     /// Scans `root` with the trace on: the result, and the display paths of the files it parsed.
     func scanTracingParses(_ root: URL) throws -> (result: ScanResult, parsed: Set<String>) {
         final class Parsed: @unchecked Sendable {
@@ -221,18 +244,7 @@ final class PrefilterAndCacheTests: XCTestCase {
                     }
                 }
                 """,
-            "Clock.swift": """
-                import Foundation
-
-                final class Oven {
-                    var phase = Phase.warming
-                    func start() {
-                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
-                            self.phase = .done
-                        }
-                    }
-                }
-                """,
+            "Clock.swift": timedClass("Oven", state: "phase", from: "Phase.warming", to: ".done"),
             "Log.swift": "/// Screens show `Text(phase.message)`; this only logs it.\nfunc log(_ phase: Phase) {\n    print(phase.message)\n}\n",
             "Badge.swift": "import SwiftUI\n\nstruct Badge: View {\n    let oven: Oven\n    var body: some View {\n        Text(\"Oven\")\n            .help(oven.phase.message)\n    }\n}\n",
         ]
@@ -253,10 +265,6 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// A display of `phase.title` matters only if an enum with a case some clock gives `phase` has the
     /// text property `title`: another enum's `title` (of `mood`) does not make it parsed.
     func testADisplayReadsTheTextPropertyOfTheEnumWhoseCaseItsStateTakes() throws {
-        func textEnum(_ name: String, cases: [String], property: String) -> String {
-            "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var \(property): String {\n        switch self {\n"
-                + cases.map { "        case .\($0): return \"\($0.capitalized) for now\"\n" }.joined() + "        }\n    }\n}\n"
-        }
         let files = [
             "Phase.swift": textEnum("Phase", cases: ["warming", "done"], property: "message"),
             "Mood.swift": textEnum("Mood", cases: ["calm", "angry"], property: "title"),
@@ -293,25 +301,10 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// and only if it may declare a case some clock assigns: `Phase` (the clock sets `.fetching`) is
     /// signed, followed and parsed; `Tab`, whose cases no clock assigns, is never lexed.
     func testATextEnumIsSignedOnlyWhenAClockMayAssignOneOfItsCases() throws {
-        func textEnum(_ name: String, cases: [String]) -> String {
-            "enum \(name) {\n    case \(cases.joined(separator: ", "))\n    var message: String {\n        switch self {\n"
-                + cases.map { "        case .\($0): return \"\($0.capitalized)...\"\n" }.joined() + "        default: return \"\"\n        }\n    }\n}\n"
-        }
         let files = [
-            "Phase.swift": textEnum("Phase", cases: ["idle", "fetching"]),
-            "Tab.swift": textEnum("Tab", cases: ["home", "search"]),
-            "Loader.swift": """
-                import Foundation
-
-                final class Loader {
-                    var phase = Phase.idle
-                    func start() {
-                        Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { _ in
-                            self.phase = .fetching
-                        }
-                    }
-                }
-                """,
+            "Phase.swift": textEnum("Phase", cases: ["idle", "fetching"], property: "message"),
+            "Tab.swift": textEnum("Tab", cases: ["home", "search"], property: "message"),
+            "Loader.swift": timedClass("Loader", state: "phase", from: "Phase.idle", to: ".fetching"),
             "LoaderView.swift": "import SwiftUI\n\nstruct LoaderView: View {\n    let loader: Loader\n    var body: some View { Text(loader.phase.message) }\n}\n",
         ]
         let root = try project(files)
