@@ -118,7 +118,7 @@ final class CodeWordsTests: XCTestCase {
             "ProgressView(value: x).progressViewStyle(\n    .linear,\n)",
             "ProgressView(value: x)\nThemedSpinner()",
         ]
-        let engine = RuleEngine(ruleSet: try RuleSet.builtIn())
+        let engine = RuleEngine(ruleSet: RuleSet.builtIn())
         let parser = try Parser()
         func file(_ body: String) -> [UInt8] {
             Array("import SwiftUI\n\nstruct Upload: View {\n    var body: some View {\n        \(body)\n    }\n}\n".utf8)

@@ -103,7 +103,7 @@ final class BadInputTests: XCTestCase {
         let tree = try TemporaryTree(["Good.swift": clean])
         let line = Data(String(repeating: "let value = 1 // padding padding padding padding padding padding padding\n", count: 1024).utf8)
         let path = tree.url.appendingPathComponent("Huge.swift").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         var written = 0
         while written <= 65 << 20 {

@@ -19,7 +19,7 @@ final class FixCommandTests: XCTestCase {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)!
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue, !path.hasPrefix(".git/"), path != ".git" {
                 result[path] = try Data(contentsOf: folder.appendingPathComponent(path))
             }

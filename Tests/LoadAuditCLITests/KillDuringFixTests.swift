@@ -40,7 +40,7 @@ final class KillDuringFixTests: XCTestCase {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)!
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue { result[path] = [UInt8](try Data(contentsOf: folder.appendingPathComponent(path))) }
         }
         return result
