@@ -30,9 +30,6 @@ public struct ClockReach: Sendable, Equatable {
     /// The assignments there that may pick an enum case (`phase = .next`, `phase = Phase.done`, the
     /// shapes `RotationFacts.caseName` reads): the state and the case, each nil where it could be any.
     public let caseAssignments: [CaseAssignment]
-    /// The case names of `caseAssignments` as text (`next`), for looking for them in files not yet
-    /// lexed; nil when one could not be read back as the name its hash is of.
-    public let caseNameTexts: Set<String>?
 
     public struct CaseAssignment: Sendable, Hashable {
         /// The name just before the `=` (`phase` in `self.phase =`), nil when that is no name.
@@ -62,14 +59,12 @@ public struct ClockReach: Sendable, Equatable {
         self = reach
     }
 
-    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, assignedTargets: Set<UInt64>?, caseAssignments: [CaseAssignment],
-         caseNameTexts: Set<String>?) {
+    init(names: Set<UInt64>, assignedFrom: Set<UInt64>, assigns: Bool, assignedTargets: Set<UInt64>?, caseAssignments: [CaseAssignment]) {
         self.names = names
         self.assignedFrom = assignedFrom
         self.assigns = assigns
         self.assignedTargets = assignedTargets
         self.caseAssignments = caseAssignments
-        self.caseNameTexts = caseNameTexts
     }
 
     /// A token of a block's header, kept to tell a type's body from the rest.
@@ -118,7 +113,7 @@ public struct ClockReach: Sendable, Equatable {
         var names: [(hash: UInt64, at: Int)] = []
         /// Each assignment's operator, with the name right before it (nil: no name there).
         var assignments: [(at: Int, target: UInt64?)] = []
-        var caseAssignments: [(at: Int, assignment: CaseAssignment, text: String?)] = []
+        var caseAssignments: [(at: Int, assignment: CaseAssignment)] = []
         /// Reading the value of the assignment at `at` for a case: `.name` or `Capitalized.name`.
         enum CaseValue {
             case start
@@ -241,7 +236,7 @@ public struct ClockReach: Sendable, Equatable {
         mutating func readCase(_ token: CodeScanner.Token) {
             guard let (at, state, step) = caseValue else { return }
             caseValue = nil
-            func found(_ name: UInt64?, start: Int? = nil) { noteCase(at: at, state: state, name: name, start: start) }
+            func found(_ name: UInt64?) { noteCase(at: at, state: state, name: name) }
             switch (step, token) {
             case (.start, .punctuation(let byte, _)) where byte == UInt8(ascii: "."):
                 caseValue = (at, state, .afterDot)
@@ -255,8 +250,8 @@ public struct ClockReach: Sendable, Equatable {
                 where byte == UInt8(ascii: "(") && source[start..<position].allSatisfy({ Lexer.isNameByte[Int($0)] }):
                 // `.init(…)`, `.failed(error)`: a call, which `RotationFacts.caseName` never takes for a case.
                 break
-            case (.afterName(let hash, let start), _):
-                found(hash, start: start)
+            case (.afterName(let hash, _), _):
+                found(hash)
             case (.afterDot, _), (.afterTypeDot, _):
                 found(nil)  // `= .`, then something the lexer cannot name: any case.
             default:
@@ -266,20 +261,12 @@ public struct ClockReach: Sendable, Equatable {
 
         /// A case name read last in the file has nothing after it to make it a call.
         mutating func finishCase() {
-            if let (at, state, step) = caseValue, case .afterName(let hash, let start) = step { noteCase(at: at, state: state, name: hash, start: start) }
+            if let (at, state, step) = caseValue, case .afterName(let hash, _) = step { noteCase(at: at, state: state, name: hash) }
             caseValue = nil
         }
 
-        /// A case assignment, with its case name's text read from `start` when it hashes to `name`.
-        mutating func noteCase(at: Int, state: UInt64?, name: UInt64?, start: Int? = nil) {
-            var text: String?
-            if let name, let start {
-                var end = start
-                while end < source.count, Lexer.isNameByte[Int(source[end])] { end += 1 }
-                let bytes = source[start..<end]
-                if WordHash.of(bytes: bytes) == name { text = String(decoding: bytes, as: UTF8.self) }
-            }
-            caseAssignments.append((at, CaseAssignment(state: state, caseName: name), text))
+        mutating func noteCase(at: Int, state: UInt64?, name: UInt64?) {
+            caseAssignments.append((at, CaseAssignment(state: state, caseName: name)))
         }
 
         /// Whether an expression goes on past a line break that follows `token` (`x =`, `a +`, `b.`).
@@ -397,11 +384,8 @@ public struct ClockReach: Sendable, Equatable {
                 }
                 assignedTargets?.insert(target)
             }
-            let reachedCases = caseAssignments.filter { inside($0.at) }
-            let texts = reachedCases.map(\.text)
             return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains { inside($0.at) },
-                              assignedTargets: assignedTargets, caseAssignments: reachedCases.map(\.assignment),
-                              caseNameTexts: texts.contains(nil) ? nil : Set(texts.compactMap { $0 }))
+                              assignedTargets: assignedTargets, caseAssignments: caseAssignments.filter { inside($0.at) }.map(\.assignment))
         }
     }
 }

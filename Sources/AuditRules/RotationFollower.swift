@@ -157,26 +157,26 @@ public struct RotationFollower: Sendable {
     /// only ones a round may ask about: rounds 2 and 3). All of them when a clock may assign any case,
     /// or its code could not be followed.
     public struct TextEnumFilter {
-        /// The case names to look for; nil: every file needs its signature.
-        private let names: Set<[UInt8]>?
+        /// The hashes of the case names to look for (as `NameHash` gives them); nil: every file needs
+        /// its signature.
+        private let names: Set<UInt64>?
 
         /// From the clock looks of the files not yet relevant (taken here, on every core) and the
         /// relevant files' facts.
         public init(pending: [SourceSignature], facts: [RotationFacts]) {
             let clocks = pending.filter(RotationFollower.mentionsClock)
             DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
-            var names = Set<String>()
+            var names = Set<UInt64>()
             var anyName = false
             for clock in clocks {
-                guard let texts = Self.caseNamesAssigned(by: clock) else {
+                guard let assigned = Self.caseNamesAssigned(by: clock) else {
                     anyName = true
                     break
                 }
-                names.formUnion(texts)
+                names.formUnion(assigned)
             }
-            for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase)) }
-            // As `NameHash` reads a name: its name bytes only (`` `default` `` is `default`).
-            self.names = anyName ? nil : Set(names.map { Array($0.utf8.filter { Lexer.isNameByte[Int($0)] }) })
+            for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase).map(NameHash.of)) }
+            self.names = anyName ? nil : names
         }
 
         /// Whether the clocks of a file (one that calls a clock, its look taken) may assign any case:
@@ -185,13 +185,13 @@ public struct RotationFollower: Sendable {
             RotationFollower.mentionsClock(signature) && caseNamesAssigned(by: signature) == nil
         }
 
-        /// The case names a clock file's clocks may assign, as text; nil when they may assign any (no
-        /// look: anything may run on its clocks, and its facts, once parsed, may name any case).
-        private static func caseNamesAssigned(by clock: SourceSignature) -> Set<String>? {
+        /// The case names a clock file's clocks may assign; nil when they may assign any (no look:
+        /// anything may run on its clocks, and its facts, once parsed, may name any case).
+        private static func caseNamesAssigned(by clock: SourceSignature) -> [UInt64]? {
             guard let reach = clock.clockReach else { return nil }
             guard reach.assigns else { return [] }
-            guard let texts = reach.caseNameTexts, !reach.caseAssignments.contains(where: { $0.caseName == nil }) else { return nil }
-            return texts
+            let names = reach.caseAssignments.map(\.caseName)
+            return names.contains(nil) ? nil : names.compactMap { $0 }
         }
 
         public func needsSignature(_ bytes: [UInt8]) -> Bool {
@@ -200,25 +200,27 @@ public struct RotationFollower: Sendable {
             return bytes.withUnsafeBufferPointer { Self.mayDeclareACase(named: names, in: $0) }
         }
 
-        /// Whether a name of `names` follows a `case` keyword before its list ends, as the lexer reads
-        /// the cases a file declares (`SourceSignature.declaresCase`), taken wider: `case` after any
-        /// byte but a letter, `_` or a multi-byte character's (`` `case` ``, `0case`); every name of a
-        /// run of name bytes and the name after its leading digits, after a dot too; the list ends at
-        /// `{`, `}`, `;`, the next `case`, or `:` outside the parentheses opened since the keyword;
-        /// comments and strings read as code, as the lexer reads them. Each `case` is found with `memchr`.
-        static func mayDeclareACase(named names: Set<[UInt8]>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        /// Whether a name whose hash is in `names` follows a `case` keyword before its list ends, as the
+        /// lexer reads the cases a file declares (`SourceSignature.declaresCase`), taken wider: `case`
+        /// after any byte but a letter, `_` or a multi-byte character's (`` `case` ``, `0case`); every
+        /// name of a run of name bytes and the name after its leading digits, after a dot too; the list
+        /// ends at `{`, `}`, `;`, the next `case`, or `:` outside the parentheses opened since the
+        /// keyword; comments and strings read as code, as the lexer reads them. Each `case` is found
+        /// with `memchr`. Two names of one hash only make the answer wider.
+        static func mayDeclareACase(named names: Set<UInt64>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let base = bytes.baseAddress else { return false }
             let isName = Lexer.isNameByte
             let count = bytes.count
             var from = 0
             while from < count, let found = memchr(base + from, Int32(UInt8(ascii: "c")), count - from) {
                 let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                from = at + 1
-                guard at + caseKeyword.count <= count, bytes[at + 1] == UInt8(ascii: "a"), bytes[at + 2] == UInt8(ascii: "s"),
-                      bytes[at + 3] == UInt8(ascii: "e") else { continue }
                 from = at + caseKeyword.count
+                guard from <= count, bytes[at..<from].elementsEqual(caseKeyword) else {
+                    from = at + 1
+                    continue
+                }
                 if from < count, isName[Int(bytes[from])] { continue }
-                if at > 0, isName[Int(bytes[at - 1])], !(0x30...0x39).contains(bytes[at - 1]) { continue }
+                if at > 0, WordSieve.startsAWord(bytes[at - 1]) { continue }
                 if listNamesOneOf(names, in: bytes, from: from, isName: isName) { return true }
             }
             return false
@@ -227,7 +229,7 @@ public struct RotationFollower: Sendable {
         private static let caseKeyword = Array("case".utf8)
 
         /// Whether the case list that starts at `from` (right after its keyword) holds one of `names`.
-        private static func listNamesOneOf(_ names: Set<[UInt8]>, in bytes: UnsafeBufferPointer<UInt8>, from: Int, isName: [Bool]) -> Bool {
+        private static func listNamesOneOf(_ names: Set<UInt64>, in bytes: UnsafeBufferPointer<UInt8>, from: Int, isName: [Bool]) -> Bool {
             var depth = 0
             var index = from
             while index < bytes.count {
@@ -235,13 +237,12 @@ public struct RotationFollower: Sendable {
                 if isName[Int(byte)] {
                     let start = index
                     while index < bytes.count, isName[Int(bytes[index])] { index += 1 }
-                    var letter = start
-                    while letter < index, (0x30...0x39).contains(bytes[letter]) { letter += 1 }
                     // The run, then the name after its leading digits (`0case` is also `case`).
-                    for nameStart in [start, letter] where nameStart < index && (nameStart == start || letter > start) {
+                    for nameStart in [start, Lexer.nameAfterDigits(bytes, from: start, to: index)?.start] {
+                        guard let nameStart else { continue }
                         let name = bytes[nameStart..<index]
-                        if name.elementsEqual(caseKeyword) { return false }  // A new list: `memmem` finds it next.
-                        if names.contains(Array(name)) { return true }
+                        if name.elementsEqual(caseKeyword) { return false }  // A new list: `memchr` finds it next.
+                        if names.contains(WordHash.of(bytes: name)) { return true }
                     }
                     continue
                 }

@@ -120,20 +120,17 @@ struct WordSieve: Sendable {
         return start < 0 ? nil : (start, slot)
     }
 
-    /// A letter, `_`, or a byte of a multi-byte character (the C helper's word bytes).
-    private static func startsAWord(_ byte: UInt8) -> Bool {
-        let lower = byte | 0x20
-        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_") || byte >= 0x80
+    /// A letter, `_`, or a byte of a multi-byte character: a name byte that is no digit (the C
+    /// helper's word bytes). Before a word, such a byte makes it no whole word.
+    static func startsAWord(_ byte: UInt8) -> Bool {
+        Lexer.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
     }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         let end = start + literal.count
         guard end <= bytes.count else { return false }
         for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
-        if start > 0 {
-            let before = bytes[start - 1]
-            if Lexer.isNameByte[Int(before)], before < 0x30 || before > 0x39 { return false }
-        }
+        if start > 0, startsAWord(bytes[start - 1]) { return false }
         return end == bytes.count || !Lexer.isNameByte[Int(bytes[end])]
     }
 

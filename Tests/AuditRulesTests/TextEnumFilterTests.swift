@@ -21,7 +21,7 @@ final class TextEnumFilterTests: XCTestCase {
             "enum Café { case déjàVu, fetching }",
         ]
         for text in declarations {
-            let names: Set<[UInt8]> = [Array("fetching".utf8)]
+            let names: Set<UInt64> = [NameHash.of("fetching")]
             XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
             let signature = SourceSignature(bytes: Array(text.utf8))
             XCTAssertTrue(signature.declaresCase(hash: NameHash.of("fetching")), "the lexer: \(text)")
@@ -33,7 +33,7 @@ final class TextEnumFilterTests: XCTestCase {
             "enum A { case idle }\nlet prefetching = 1",
         ]
         for text in notDeclared {
-            let names: Set<[UInt8]> = [Array("fetching".utf8), Array("default".utf8)]
+            let names: Set<UInt64> = [NameHash.of("fetching"), NameHash.of("default")]
             XCTAssertFalse(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
         }
     }
