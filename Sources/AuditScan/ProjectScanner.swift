@@ -140,25 +140,32 @@ public struct ProjectScanner {
             }
             trace("read every file (\(glanced) irrelevant at a glance, \(putOff) put off, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
         }
-        let textEnumsLeftOut = signPutOffFiles(files, &outcomes)
         var round = 0
         if var follower = engine.rotationFollower() {
-            follower.textEnumsLeftOut = textEnumsLeftOut
-            let signatures = outcomes.map { $0?.signature }
-            let all = signatures.compactMap { $0 }
             // What the rounds read of the outcomes, kept apart and updated as files become relevant:
             // going through every outcome each round copied each analysis's many collections. The
             // relevant files' rotation facts (nil for the others), and the files not yet relevant.
             var relevantFacts = [RotationFacts?](repeating: nil, count: files.count)
             var pending: [Int] = []
+            var putOff: [Int] = []
             for index in files.indices {
                 guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-                if analyzed.relevant {
+                if analyzed.putOff != nil {
+                    putOff.append(index)
+                } else if analyzed.relevant {
                     relevantFacts[index] = analyzed.analysis.rotation
                 } else if analyzed.signature != nil {
                     pending.append(index)
                 }
             }
+            if !putOff.isEmpty {
+                follower.textEnumsLeftOut = signPutOffFiles(putOff, files, &outcomes, pending: pending.compactMap { outcomes[$0]?.signature },
+                                                            facts: relevantFacts.compactMap { $0 })
+                // Those signed now wait for the rounds like the others, in the same order.
+                pending = (pending + putOff.filter { outcomes[$0]?.signature != nil }).sorted()
+            }
+            let signatures = outcomes.map { $0?.signature }
+            let all = signatures.compactMap { $0 }
             while true {
                 let facts = relevantFacts.compactMap { $0 }
                 guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: all) else { break }
@@ -231,24 +238,17 @@ public struct ProjectScanner {
         return (result, scannedFiles)
     }
 
-    /// Signs, on every core, the files whose signature was put off at a glance that a round may ask
-    /// about (`RotationFollower.TextEnumFilter`), and lets go of every put-off file's bytes. Whether
-    /// some stay unsigned (then the rounds are told: `RotationFollower.textEnumsLeftOut`).
-    private func signPutOffFiles(_ files: [SourceFileReference], _ outcomes: inout [Outcome?]) -> Bool {
-        var putOff: [(index: Int, bytes: [UInt8])] = []
-        var pending: [SourceSignature] = []
-        var facts: [RotationFacts] = []
-        for (index, outcome) in outcomes.enumerated() {
-            guard case .analyzed(let analyzed)? = outcome else { continue }
-            if let bytes = analyzed.putOff {
-                putOff.append((index, bytes))
-            } else if analyzed.relevant {
-                if let rotation = analyzed.analysis.rotation { facts.append(rotation) }
-            } else if let signature = analyzed.signature {
-                pending.append(signature)
-            }
+    /// Signs, on every core, the files at `indices`, whose signature was put off at a glance, that a
+    /// round may ask about (`RotationFollower.TextEnumFilter`, from the `pending` files' signatures and
+    /// the relevant files' `facts`), and lets go of their bytes. Whether some stay unsigned (then the
+    /// rounds are told: `RotationFollower.textEnumsLeftOut`).
+    private func signPutOffFiles(
+        _ indices: [Int], _ files: [SourceFileReference], _ outcomes: inout [Outcome?], pending: [SourceSignature], facts: [RotationFacts]
+    ) -> Bool {
+        let putOff = indices.compactMap { index -> (index: Int, bytes: [UInt8])? in
+            guard case .analyzed(let analyzed)? = outcomes[index], let bytes = analyzed.putOff else { return nil }
+            return (index, bytes)
         }
-        guard !putOff.isEmpty else { return false }
         let filter = RotationFollower.TextEnumFilter(pending: pending, facts: facts)
         let signed = UnsafeMutableBufferPointer<Result<SourceSignature, SourceReader.Failure>?>.allocate(capacity: putOff.count)
         signed.initialize(repeating: nil)
@@ -387,16 +387,16 @@ public struct ProjectScanner {
         _ file: SourceFileReference, bytes: [UInt8], parser: inout Parser?, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> Outcome {
         let signature: SourceSignature?
-        let skipped = { (signature: SourceSignature?, lexed: Bool) in
+        let skipped = { (signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) in
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      signature: signature, lexed: lexed))
+                                      signature: signature, lexed: lexed, putOff: putOff))
         }
         // Most files: no word any rule or round asks about. Such a file is not relevant and no round
         // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
         // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
         let glance = engine.glance(bytes)
         let irrelevantAtAGlance = glance == .irrelevant
-        if irrelevantAtAGlance, prefilter { return skipped(nil, false) }
+        if irrelevantAtAGlance, prefilter { return skipped(nil, false, nil) }
         // A file whose only asked words are `enum` and `switch` cannot be relevant on sight: the first
         // pass (`decide` without a signature: `.skip` or `.parseIrrelevant`) puts its signature off
         // until it is known whether a round may ask about it (`signPutOffFiles`); a round parses it.
@@ -404,12 +404,7 @@ public struct ProjectScanner {
         if glance == .onlyTextEnumWords {
             switch decide(nil, bytes) {
             case .skip:
-                var outcome = skipped(nil, false)
-                if case .analyzed(var analyzed) = outcome {
-                    analyzed.putOff = bytes
-                    outcome = .analyzed(analyzed)
-                }
-                return outcome
+                return skipped(nil, false, bytes)
             case .parseIrrelevant:
                 putOff = true
             case .parse, .sign:
@@ -427,7 +422,7 @@ public struct ProjectScanner {
             }
         }
         let decision = irrelevantAtAGlance || putOff ? .parseIrrelevant : decide(signature!, bytes)
-        if decision == .skip { return skipped(kept(signature!), true) }
+        if decision == .skip { return skipped(kept(signature!), true, nil) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
