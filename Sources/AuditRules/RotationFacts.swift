@@ -84,7 +84,6 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
 
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
-        var isEverything: Bool { stringArrays && textEnums && clocks && displays }
     }
 
     /// The words every node the walk acts on holds, of the kinds `hints` leave possible: a clock's

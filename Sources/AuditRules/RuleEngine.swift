@@ -82,17 +82,14 @@ public struct RuleEngine: Sendable {
         displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
-        rotationWalkWords = RotationFacts.walkWords(displayCalls: displayCalls)
-        glance = rotatingRules.isEmpty
-            ? WordSieve(groups: triggerWords.map { [$0] })
-            : WordSieve(groups: triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls),
-                        setAside: [RotationFollower.textEnumNames])
+        let rotating = !rotatingRules.isEmpty
+        glance = WordSieve(groups: triggerWords.map { [$0] } + (rotating ? RotationFollower.choosingWords(displayCalls: displayCalls) : []),
+                           setAside: rotating ? [RotationFollower.textEnumNames] : [])
     }
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
     /// without one of them holds nothing to report (nor needs a protected declaration's skip).
     private let walkWords: [[UInt8]]
-    private let rotationWalkWords: [[UInt8]]
     private let skipsUnmarkedSubtrees: Bool
 
     private let rotatingRules: [Rule]
@@ -286,8 +283,8 @@ public struct RuleEngine: Sendable {
     /// signature leaves possible.
     private func rotationFacts(tree: Tree, file: String, signature: SourceSignature?) -> RotationFacts {
         let hints = signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything
-        let walkWords = hints.isEverything ? rotationWalkWords : RotationFacts.walkWords(displayCalls: displayCalls, hints: hints)
-        return RotationFacts(tree: tree, file: file, displayCalls: displayCalls, walkWords: skipsUnmarkedSubtrees ? walkWords : nil, hints: hints)
+        return RotationFacts(tree: tree, file: file, displayCalls: displayCalls,
+                             walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(displayCalls: displayCalls, hints: hints) : nil, hints: hints)
     }
 
     /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.
