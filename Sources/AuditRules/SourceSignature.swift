@@ -26,8 +26,10 @@ public final class SourceSignature: Sendable {
     private let subscripted: WordFilter
     /// Names after a `case` keyword, up to the next `{`, `}`, `;` or `:` outside parentheses, except
     /// those after a dot: the cases an enum declares (`case idle, loading(Int) = …`), not those a
-    /// switch matches (`case .idle:`).
-    private let caseNames: WordFilter
+    /// switch matches (`case .idle:`). Exact (hashes, sorted, each once), not a Bloom filter: a round
+    /// asks every enum file about each case a clock assigns, and a small filter's false "yes" then
+    /// sent a file with a long `switch` to a careful look or a parse for nothing.
+    private let caseNames: [UInt64]
     /// Pairs of names: a subscripted name with each name inside its brackets, a name with the name
     /// after a dot that follows it.
     private let pairs: WordFilter
@@ -63,7 +65,7 @@ public final class SourceSignature: Sendable {
         bytes.withUnsafeBufferPointer { lexer.run($0) }
         names = lexer.names
         subscripted = lexer.subscripted
-        caseNames = lexer.caseNames
+        caseNames = Self.sortedOnce(lexer.caseNames)
         pairs = lexer.pairs
         namesFollowedByAnything = lexer.namesFollowedByAnything
         argumentsUnsure = lexer.argumentsUnsure
@@ -117,7 +119,7 @@ public final class SourceSignature: Sendable {
     /// The same questions by hash (`NameHash.of`), for the follower's sets of names.
     public func mentions(hash: UInt64) -> Bool { names.contains(hash) }
     public func subscripts(hash: UInt64) -> Bool { subscripted.contains(hash) }
-    public func declaresCase(hash: UInt64) -> Bool { caseNames.contains(hash) }
+    public func declaresCase(hash: UInt64) -> Bool { Self.sorted(caseNames, contains: hash) }
     /// Whether the file may subscript `array` as the whole first argument of one of `calls`
     /// (`Text(tips[i])`, `Text(model.tips[i])`): what a display of an array's element is.
     public func subscripts(hash array: UInt64, asFirstArgumentOfAny calls: [UInt64]) -> Bool {
@@ -150,7 +152,30 @@ public final class SourceSignature: Sendable {
 
     /// Whether the file may declare an enum case named one of `words`.
     public func declaresCaseAny<Words: Sequence>(_ words: Words) -> Bool where Words.Element == String {
-        words.contains { caseNames.mayContain($0) }
+        words.contains { word in
+            let parts = WordSet.parts(of: word)
+            return !parts.isEmpty && parts.allSatisfy(declaresCase(hash:))
+        }
+    }
+
+    static func sortedOnce(_ hashes: [UInt64]) -> [UInt64] {
+        var sorted = hashes.sorted()
+        var kept = 0
+        for hash in sorted where kept == 0 || sorted[kept - 1] != hash {
+            sorted[kept] = hash
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
+    }
+
+    static func sorted(_ hashes: [UInt64], contains hash: UInt64) -> Bool {
+        var low = 0, high = hashes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if hashes[middle] < hash { low = middle + 1 } else { high = middle }
+        }
+        return low < hashes.count && hashes[low] == hash
     }
 }
 
@@ -355,7 +380,8 @@ struct WordHash {
 struct Lexer {
     var names: WordFilter
     var subscripted: WordFilter
-    var caseNames: WordFilter
+    /// The names after `case` (see `SourceSignature.caseNames`), as often as each was seen.
+    var caseNames: [UInt64] = []
     var pairs: WordFilter
     var namesFollowedByAnything = Set<UInt64>()
     /// A subscripted name's or a member's chain could not be walked back to its start (see `argumentCallee`).
@@ -401,7 +427,6 @@ struct Lexer {
     init(byteCount: Int) {
         names = WordFilter(byteCount: byteCount)
         subscripted = WordFilter(byteCount: byteCount, shift: 3)
-        caseNames = WordFilter(byteCount: byteCount, shift: 3)
         pairs = WordFilter(byteCount: byteCount, shift: 2)
     }
 
@@ -585,7 +610,7 @@ struct Lexer {
             inCaseList = true
             caseParenDepth = 0
         } else if inCaseList, !afterDot {
-            caseNames.insert(hash)
+            caseNames.append(hash)
         }
         // `tips[0].message` or `f().message` pairs with nothing: the parser reads `Text(tips[0].message)`
         // as showing a value, not a state's property (`RotationFacts.shown`), and no round asks the pair.

@@ -640,6 +640,23 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertFalse(SourceSignature(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
     }
 
+    /// The declared cases are kept exactly: a long `switch` that binds a name in each of its cases
+    /// (`case .row(let row0):`, all read as a case list) must not make the file seem to declare
+    /// every case a clock assigns. (A 2,048-bit Bloom filter with two bits per name, as before, was
+    /// nearly full with these 2,000 names and answered "yes" to most of the names asked below.)
+    func testDeclaredCasesAreExactEvenInALongSwitch() {
+        let cases = (0..<2000).map { "    case .row\($0)(let value\($0)): return value\($0)" }.joined(separator: "\n")
+        let text = "enum Phase { case warming, fetching }\nfunc pick(_ row: Row) -> Int {\n    switch row {\n\(cases)\n    }\n}\n"
+        let signature = SourceSignature(bytes: Array(text.utf8))
+        XCTAssertTrue(signature.declaresCaseAny(["warming"]))
+        XCTAssertTrue(signature.declaresCaseAny(["value1999"]), "a name bound in a case pattern counts, as the lexer reads it")
+        let absent = (0..<50).map { "idle\($0)" } + ["loading", "done", "failed", "retrying", "paused"]
+        for name in absent { XCTAssertFalse(signature.declaresCaseAny([name]), name) }
+        XCTAssertFalse(signature.declaresCaseAny(["row7"]), "after a dot: a case matched, not declared")
+        XCTAssertTrue(signature.declaresCaseAny(["warming.fetching"]), "every part of a dotted word")
+        XCTAssertFalse(signature.declaresCaseAny(["warming.idle"]))
+    }
+
     /// A comment between a name and what follows hides what follows: the name pairs with any name,
     /// and only that name does (kept exactly: a false "yes" would pair a name with everything).
     func testACommentAfterANameLeavesItsMemberOrSubscriptOpen() {
