@@ -73,7 +73,7 @@ let package = Package(
         // What several test targets share (the SARIF schema check).
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
-        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries"]),
+        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),

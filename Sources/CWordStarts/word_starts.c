@@ -5,6 +5,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#include <tmmintrin.h>
+#define LOADAUDIT_HAS_SHUFFLE_PATH 1
+#endif
 
 /// A letter, `_`, or a byte of a multi-byte character: what a word starts with and what, before a
 /// word, makes it no whole word (a digit before it does not: the lexer reads `0Text` as `Text`).
@@ -33,6 +37,21 @@ uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uin
     return ((window_at(bytes, count, start) & window_mask) * 0x9E3779B1u) >> (32 - hash_bits);
 }
 
+#if defined(__SSE2__)
+/// The word starts among a block's sixteen bytes, as bits; `previous_is_word` tells whether the byte
+/// before the block is a word byte, and is set to whether its last byte is.
+static inline uint32_t word_starts_in(__m128i block, int *previous_is_word) {
+    const __m128i lower = _mm_or_si128(block, _mm_set1_epi8(0x20));
+    // Signed comparisons: bytes from 0x80 are negative, outside 'a'...'z', and caught by their top bit.
+    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+    __m128i word = _mm_or_si128(letter, _mm_cmpeq_epi8(block, _mm_set1_epi8('_')));
+    uint32_t words = (uint32_t)_mm_movemask_epi8(word) | (uint32_t)_mm_movemask_epi8(block);
+    uint32_t starts = words & ~((words << 1) | (uint32_t)*previous_is_word) & 0xFFFF;
+    *previous_is_word = (words >> 15) & 1;
+    return starts;
+}
+#endif
+
 /// Whether the window at `start` fits and its hash's bit is set (then its hash in `slot`).
 static inline int is_candidate(const uint8_t *bytes, long count, long start, const uint64_t *start_bits,
                                uint32_t window_mask, int hash_bits, int window_length, long *slot) {
@@ -50,19 +69,8 @@ long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, cons
     long index = from;
     int previous_is_word = index > 0 && is_word_byte(bytes[index - 1]);
 #if defined(__SSE2__)
-    const __m128i below_a = _mm_set1_epi8('a' - 1);
-    const __m128i above_z = _mm_set1_epi8('z' + 1);
-    const __m128i case_bit = _mm_set1_epi8(0x20);
-    const __m128i underscore = _mm_set1_epi8('_');
     while (index + 16 <= count) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
-        __m128i lower = _mm_or_si128(block, case_bit);
-        // Signed comparisons: bytes from 0x80 are negative, outside 'a'...'z', and caught by their top bit.
-        __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, below_a), _mm_cmplt_epi8(lower, above_z));
-        __m128i word = _mm_or_si128(letter, _mm_cmpeq_epi8(block, underscore));
-        uint32_t words = (uint32_t)_mm_movemask_epi8(word) | (uint32_t)_mm_movemask_epi8(block);
-        uint32_t starts = words & ~((words << 1) | (uint32_t)previous_is_word) & 0xFFFF;
-        previous_is_word = (words >> 15) & 1;
+        uint32_t starts = word_starts_in(_mm_loadu_si128((const __m128i *)(bytes + index)), &previous_is_word);
         while (starts != 0) {
             long start = index + __builtin_ctz(starts);
             if (is_candidate(bytes, count, start, start_bits, window_mask, hash_bits, window_length, slot)) return start;
@@ -80,4 +88,71 @@ long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, cons
         previous_is_word = word;
     }
     return -1;
+}
+
+void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count) {
+    memset(masks, 0, LOADAUDIT_FINGERPRINT_BYTES);
+    const uint8_t *literal = literals;
+    for (int index = 0; index < count; index++) {
+        uint8_t bucket = (uint8_t)(1u << (buckets[index] % 8));
+        for (int position = 0; position < 3 && position < lengths[index]; position++) {
+            uint8_t byte = literal[position];
+            masks[position * 32 + (byte & 0x0F)] |= bucket;
+            masks[position * 32 + 16 + (byte >> 4)] |= bucket;
+        }
+        literal += lengths[index];
+    }
+}
+
+#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+/// Sixteen positions at a time: each of the three bytes from a position looks up, by its low and by
+/// its high nibble, the buckets whose literals may have it there (`_mm_shuffle_epi8` as a 16-entry
+/// table); a position all six lookups share a bucket for may start a literal, and only a block with
+/// one has its word starts worked out. The last blocks (fewer than 18 bytes) go to the plain loop.
+__attribute__((target("ssse3")))
+static long next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
+                                     uint32_t window_mask, int hash_bits, int window_length, long *slot) {
+    long index = from;
+    const __m128i nibble = _mm_set1_epi8(0x0F);
+    const __m128i zero = _mm_setzero_si128();
+    __m128i low[3], high[3];
+    for (int position = 0; position < 3; position++) {
+        low[position] = _mm_loadu_si128((const __m128i *)(masks + position * 32));
+        high[position] = _mm_loadu_si128((const __m128i *)(masks + position * 32 + 16));
+    }
+    while (index + 18 <= count) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
+        __m128i buckets = _mm_and_si128(_mm_shuffle_epi8(low[0], _mm_and_si128(block, nibble)),
+                                        _mm_shuffle_epi8(high[0], _mm_and_si128(_mm_srli_epi16(block, 4), nibble)));
+        for (int position = 1; position < 3; position++) {
+            __m128i shifted = _mm_loadu_si128((const __m128i *)(bytes + index + position));
+            __m128i by_low = _mm_shuffle_epi8(low[position], _mm_and_si128(shifted, nibble));
+            __m128i by_high = _mm_shuffle_epi8(high[position], _mm_and_si128(_mm_srli_epi16(shifted, 4), nibble));
+            buckets = _mm_and_si128(buckets, _mm_and_si128(by_low, by_high));
+        }
+        uint32_t hits = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(buckets, zero)) & 0xFFFF;
+        if (hits != 0) {
+            // Only now the word starts: most blocks hold no possible start. The byte before the block
+            // is read afresh, as no carry is kept from block to block.
+            int before_is_word = index > 0 && is_word_byte(bytes[index - 1]);
+            uint32_t candidates = word_starts_in(block, &before_is_word) & hits;
+            while (candidates != 0) {
+                long start = index + __builtin_ctz(candidates);
+                if (is_candidate(bytes, count, start, start_bits, window_mask, hash_bits, window_length, slot)) return start;
+                candidates &= candidates - 1;
+            }
+        }
+        index += 16;
+    }
+    return loadaudit_next_word_start(bytes, count, index, start_bits, window_mask, hash_bits, window_length, slot);
+}
+#endif
+
+long loadaudit_next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
+                                        uint32_t window_mask, int hash_bits, int window_length, long *slot) {
+#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+    if (__builtin_cpu_supports("ssse3")) return next_fingerprinted_start(bytes, count, from, masks, start_bits, window_mask, hash_bits, window_length, slot);
+#endif
+    (void)masks;
+    return loadaudit_next_word_start(bytes, count, from, start_bits, window_mask, hash_bits, window_length, slot);
 }

@@ -1,4 +1,5 @@
 @testable import AuditRules
+import LoadAuditTestSupport
 import XCTest
 
 /// `RuleEngine.isIrrelevantAtAGlance` lets the scanner skip the lexer: it may say "irrelevant" only
@@ -121,6 +122,44 @@ final class GlanceTests: XCTestCase {
                 message: Gone.
             """, file: "team.yml")
         XCTAssertFalse(glance("struct User {}\n", RuleEngine(ruleSet: single)))
+    }
+
+    /// The nibble tables (`WordSieve.fingerprints`) only pass over word starts that cannot begin a
+    /// literal: the look with them finds what the look at every word start finds, on texts made of the
+    /// words, their look-alikes (`TextField`, `asleep`, `public`), separators, digits, multi-byte
+    /// characters and noise, at every alignment to the 16-byte blocks and their ends.
+    func testTheFingerprintsPassOverNoWordStart() throws {
+        let displayCalls: Set<String> = ["Text", "Label"]
+        let groups = engine.triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls)
+        let fingerprinted = try XCTUnwrap(WordSieve(groups: groups, setAside: [RotationFollower.textEnumNames]))
+        let plain = try XCTUnwrap(WordSieve(groups: groups, setAside: [RotationFollower.textEnumNames], fingerprinted: false))
+        XCTAssertTrue(fingerprinted.usesFingerprints)
+        XCTAssertFalse(plain.usesFingerprints)
+        let words = groups.joined().flatMap { $0.split(separator: ".").map(String.init) } + RotationFollower.textEnumNames
+        let lookAlikes = ["TextField", "Texts", "asleep", "sleepy", "public", "publisher", "async", "asyncAfterDelay", "enumerated",
+                          "switches", "ProgressViewStyle", "Progress", "Loading", "LoadingView", "UIActivity", "Timers", "onReceived",
+                          "scheduled", "_export", "loadaudits", "ThemedSpinnerX", "xText", "Tex", "sle", "Pro", "Loa"]
+        let separators = [" ", "(", ")", ".", "\n", "_", "é", "0", "7", "`", "\t", "[\"", "//", "\"", "$", "@", ":", "ü", "☕️"]
+        var random = SeededRandom(seed: 0x5EED_F1A6)
+        var compared = 0, found = 0
+        for _ in 0..<3000 {
+            var text: [UInt8] = []
+            for _ in 0..<random.below(40) {
+                switch random.below(10) {
+                case 0, 1: text += Array(random.pick(words).utf8)
+                case 2, 3: text += Array(random.pick(lookAlikes).utf8)
+                case 4, 5, 6: text += Array(random.pick(separators).utf8)
+                case 7: text += (0..<random.below(20)).map { _ in UInt8(0x20 + random.below(0x5F)) }
+                default: text += Array(String(repeating: " ", count: random.below(17)).utf8)
+                }
+            }
+            let (a, b) = text.withUnsafeBufferPointer { (fingerprinted.sighting(in: $0), plain.sighting(in: $0)) }
+            XCTAssertEqual(a, b, String(decoding: text, as: UTF8.self))
+            compared += 1
+            if b != .none { found += 1 }
+        }
+        XCTAssertGreaterThan(found, compared / 4, "the texts hold words often enough to test both answers")
+        XCTAssertGreaterThan(compared - found, compared / 10)
     }
 
     /// Design systems have short names (`HUD`, `UX`) and many of them: the look takes both.

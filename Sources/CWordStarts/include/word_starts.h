@@ -17,4 +17,17 @@ long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, cons
 /// the sieve looks for: one formula in one place.
 uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uint32_t window_mask, int hash_bits);
 
+#define LOADAUDIT_FINGERPRINT_BYTES 96
+
+/// Fills `masks` (LOADAUDIT_FINGERPRINT_BYTES) for `loadaudit_next_fingerprinted_start` from `count`
+/// literals, concatenated in `literals`, each `lengths[i]` bytes (at least 3), literal `i` in bucket
+/// `buckets[i]` (0 to 7): for each of a literal's first three bytes, its bucket's bit in the tables of
+/// that position, at the byte's low nibble and at its high nibble.
+void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count);
+
+/// `loadaudit_next_word_start`, asked only at the word starts whose first three bytes may begin one of
+/// the literals `masks` was built from (nibble tables, compared sixteen starts at a time).
+long loadaudit_next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
+                                        uint32_t window_mask, int hash_bits, int window_length, long *slot);
+
 #endif
