@@ -154,6 +154,12 @@ enum CodeScanner {
 
         mutating func stepInCode(parentheses: Int) -> Bool {
             let current = bytes[index]
+            // Blanks, above all indentation, make no token: a run of them at once.
+            if current == 0x20 || current == 0x09 {
+                index += 1
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+                return true
+            }
             if isName[Int(current)] {
                 let start = index
                 let hash = readName()
