@@ -68,6 +68,16 @@ public struct RuleEngine: Sendable {
     public let ruleSet: RuleSet
     private let rulesByComponent: [String: [Rule]]
 
+    /// Whether the grammar took the name out of a longer word: after a modifier, its error recovery
+    /// reads `final classThemedSpinner` as `class ThemedSpinner` (the same for `struct`, `func`, `var`,
+    /// `let`, `enum`, `extension`, `import` and more). No Swift compiler sees a name there, and nothing
+    /// that looks for whole words (the prefilter, a search) does either: such a name is no use of a
+    /// component. A digit before it is no part of the word (`0ProgressView` is a number and a name).
+    static func isCutOutOfALongerWord(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
+        (range.lowerBound > 0 && WordSieve.startsAWord(bytes[range.lowerBound - 1]))
+            || (range.upperBound < bytes.count && Lexer.isNameByte[Int(bytes[range.upperBound])])
+    }
+
     /// `skipsUnmarkedSubtrees: false` walks whole trees, as a check that skipping changes nothing.
     public init(ruleSet: RuleSet, skipsUnmarkedSubtrees: Bool = true) {
         self.ruleSet = ruleSet
@@ -248,7 +258,7 @@ public struct RuleEngine: Sendable {
                 if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
                 return true
             case "simple_identifier", "type_identifier":
-                guard let rules = rulesByComponent[node.text] else { return false }
+                guard let rules = rulesByComponent[node.text], !Self.isCutOutOfALongerWord(node.byteRange, in: tree.source.bytes) else { return false }
                 // Inside a region the parser could not read, the tree is a guess: report what looks like a
                 // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
                 let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }

@@ -155,6 +155,20 @@ final class RuleExamplesTests: XCTestCase {
         }
     }
 
+    /// After a modifier, the grammar's error recovery cuts a declaration keyword off a longer word
+    /// (`final classThemedSpinner` reads as `class ThemedSpinner`): no use of the component, and the
+    /// prefilter, which looks for whole words, never parses such a file (fuzz/regressions). The same
+    /// declarations with the words apart are reported.
+    func testANameCutOutOfALongerWordIsNoUse() throws {
+        let glued = ["final classThemedSpinner {}", "public structThemedSpinner {}", "@MainActor enumProgressView {}",
+                     "public extensionThemedSpinner {}", "private varThemedSpinner = 1", "public protocolLoadingOverlay {}",
+                     "final classProgressViewX {}", "let x = ThemedSpinnerX()"]
+        for code in glued { XCTAssertEqual(try RuleHarness.findings(code).map(\.ruleId), [], code) }
+        XCTAssertEqual(try RuleHarness.findings("final class ThemedSpinner {}").map(\.ruleId), ["themed-spinner"])
+        XCTAssertEqual(try RuleHarness.findings("public extension ThemedSpinner {}").map(\.ruleId), ["themed-spinner"])
+        XCTAssertEqual(try RuleHarness.findings(RuleHarness.inView("ThemedSpinner()")).map(\.ruleId), ["themed-spinner"])
+    }
+
     func testNonASCIITextBeforeAUsageKeepsColumnsInCharacters() throws {
         for example in Self.triggering {
             let prefix = #"Text("Café Münchën 🏟️"); "#
