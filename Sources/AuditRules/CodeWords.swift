@@ -118,6 +118,21 @@ enum CodeScanner {
         "=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
     }
 
+    /// The declaration keywords the pinned grammar cuts off a longer word where it expects a
+    /// declaration (after a modifier or an attribute, in broken code: `final classFoo` reads as
+    /// `class Foo`), found one by one with `loadaudit syntax`.
+    static let declarationKeywords: [[UInt8]] = ["associatedtype", "class", "enum", "extension", "func", "import", "let",
+                                                  "precedencegroup", "protocol", "struct", "typealias", "var", "case", "actor", "macro"]
+        .map { Array($0.utf8) }
+    /// Their first bytes, as a table: most names start with none of them.
+    static let startsADeclarationKeyword: [Bool] = (0..<256).map { byte in declarationKeywords.contains { Int($0[0]) == byte } }
+    /// The words after which a declaration keyword comes (the grammar's cuts follow each of them).
+    static let declarationModifiers: [[UInt8]] = [
+        "public", "private", "fileprivate", "internal", "open", "package", "final", "static", "override", "mutating",
+        "nonmutating", "lazy", "weak", "unowned", "required", "convenience", "dynamic", "indirect", "nonisolated",
+        "optional", "prefix", "postfix", "infix", "distributed", "consuming", "borrowing",
+    ].map { Array($0.utf8) }
+
     private struct Scanner<Visitor: CodeTokenVisitor> {
         let bytes: UnsafeBufferPointer<UInt8>
         var visitor: Visitor
@@ -130,6 +145,7 @@ enum CodeScanner {
         let isName = Lexer.isNameByte
         let isOperator = CodeScanner.isOperatorByte
         let comparisons = CodeScanner.comparisons
+        let startsADeclarationKeyword = CodeScanner.startsADeclarationKeyword
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
             self.bytes = bytes
@@ -163,6 +179,7 @@ enum CodeScanner {
             if isName[Int(current)] {
                 let start = index
                 let hash = readName()
+                if startsADeclarationKeyword[Int(current)], gluesADeclarationKeyword(from: start) { return false }
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
                 if current <= 0x39, let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
@@ -259,6 +276,42 @@ enum CodeScanner {
                 index += 1
             }
             return true
+        }
+
+        /// Whether the name from `start` to here is a declaration keyword with more name bytes glued to
+        /// it (`let0badExample`) where the grammar expects a declaration: after a modifier, an attribute
+        /// (`@MainActor`, on the line before too), or a `)` on its line (`private(set)`, `@objc(name)`),
+        /// or on the line before when that line starts with `@` (`@available(iOS 17, *)`). The grammar
+        /// then cuts the keyword off, and its error recovery in what follows was seen to read a `"""`
+        /// string's text as code (the fuzzer's `keyword-cut-before-a-string.swift`): such broken code
+        /// gets no careful look. A name inside a function body (`letter = 1`) is left alone.
+        func gluesADeclarationKeyword(from start: Int) -> Bool {
+            let length = index - start
+            guard CodeScanner.declarationKeywords.contains(where: { keyword in
+                keyword.count < length && keyword.indices.allSatisfy { bytes[start + $0] == keyword[$0] }
+            }) else { return false }
+            var position = start - 1
+            var crossedALine = false
+            while position >= 0, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
+                if bytes[position] == 0x0A || bytes[position] == 0x0D { crossedALine = true }
+                position -= 1
+            }
+            guard position >= 0 else { return false }
+            if bytes[position] == UInt8(ascii: ")") { return !crossedALine || lineStartsWithAnAttribute(position) }
+            guard isName[Int(bytes[position])] else { return false }
+            let end = position + 1
+            while position >= 0, isName[Int(bytes[position])] { position -= 1 }
+            if position >= 0, bytes[position] == UInt8(ascii: "@") { return true }
+            let word = bytes[(position + 1)..<end]
+            return CodeScanner.declarationModifiers.contains { $0.elementsEqual(word) }
+        }
+
+        /// Whether the line that holds `offset` starts, past blanks, with `@`.
+        func lineStartsWithAnAttribute(_ offset: Int) -> Bool {
+            var position = offset
+            while position > 0, bytes[position - 1] != 0x0A, bytes[position - 1] != 0x0D { position -= 1 }
+            while position < offset, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            return bytes[position] == UInt8(ascii: "@")
         }
 
         /// At a `"`: a `"""` block or a one-line string.

@@ -79,6 +79,34 @@ final class CodeWordsTests: XCTestCase {
         XCTAssertEqual(divided?.usesInCode("notCode"), false)
     }
 
+    /// Where a declaration is expected, the pinned grammar cuts a declaration keyword off a longer word
+    /// (`private let0badExample` reads as `let`, `0`, `badExample`), and its error recovery was seen to
+    /// read the `"""` string after it as code (fuzz/regressions/keyword-cut-before-a-string.swift). The
+    /// look gives up on such broken code, and only there: the same words elsewhere are names.
+    func testItGivesUpWhereTheGrammarCutsAKeywordOffAWord() {
+        let cut = [
+            "struct S {\n    private let0badExample = \"\"\"\n    Text(lines.randomElement())\n    \"\"\"\n}",
+            "final classProgressViewHost {}",
+            "@MainActor\nfuncLoad() {}",
+            "@MainActor varState = 0",
+            "private(set) varCount = 0",
+            "@objc(load) funcLoad() {}",
+            "@available(iOS 17, *)\nstructCard {}",
+            "public enumPhase { case a }",
+        ]
+        for text in cut { XCTAssertNil(words(text), text) }
+        let names = [
+            "private var letter = 1",
+            "let variable = 2\nvar function = 3",
+            "func f() {\n    letter = 1\n    classification = 2\n}",
+            "print(x)\nvariable = 1",
+            "@State private var className = \"\"",
+            "let caseInsensitive = true",
+            "public func letters() -> [String] { [] }",
+        ]
+        for text in names { XCTAssertNotNil(words(text), text) }
+    }
+
     func testBackticksAndNonASCIINamesAreCode() throws {
         let found = try XCTUnwrap(words("let `default` = café(ProgressView.init) + 3tips"))
         for name in ["default", "café", "ProgressView", "init", "tips"] { XCTAssertTrue(found.usesInCode(name), name) }
