@@ -133,6 +133,10 @@ enum CodeScanner {
         "optional", "prefix", "postfix", "infix", "distributed", "consuming", "borrowing",
     ].map { Array($0.utf8) }
 
+    /// What may follow a backslash in a string, besides `(`: `\0 \\ \t \n \r \" \' \u{…}` (and a line
+    /// break, after blanks or not, in a `"""` block).
+    static let isEscapedCharacter: [Bool] = (0..<256).map { byte in "0\\tnr\"'u".utf8.contains(UInt8(byte)) }
+
     private struct Scanner<Visitor: CodeTokenVisitor> {
         let bytes: UnsafeBufferPointer<UInt8>
         var visitor: Visitor
@@ -146,6 +150,7 @@ enum CodeScanner {
         let isOperator = CodeScanner.isOperatorByte
         let comparisons = CodeScanner.comparisons
         let startsADeclarationKeyword = CodeScanner.startsADeclarationKeyword
+        let isEscapedCharacter = CodeScanner.isEscapedCharacter
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
             self.bytes = bytes
@@ -355,6 +360,12 @@ enum CodeScanner {
                     bracketsAtInterpolation.append(brackets.count)
                 } else {
                     // An escape: the character after it (`\"`, `\\`, a line break in a `"""` block) is text.
+                    // Swift has no other escapes than these; at any other (`\.`), broken code, the grammar's
+                    // recovery was seen to end the string there and read the rest of it as code (the
+                    // fuzzer's `invalid-escape.swift`): give up.
+                    guard let escaped = byte(at: after), isEscapedCharacter[Int(escaped)] || (multiline && continuesALine(from: after)) else {
+                        return false
+                    }
                     index = min(after + 1, bytes.count)
                 }
             case UInt8(ascii: "\""):
@@ -376,6 +387,14 @@ enum CodeScanner {
                 index += 1
             }
             return true
+        }
+
+        /// Whether only blanks stand between `offset` and a line break: a `"""` block's line continues
+        /// there after a backslash (blanks before the break too: Swift accepts them, the twelve apps have them).
+        func continuesALine(from offset: Int) -> Bool {
+            var position = offset
+            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            return position < bytes.count && (bytes[position] == 0x0A || bytes[position] == 0x0D)
         }
 
         func hasHashes(_ count: Int, at offset: Int) -> Bool {

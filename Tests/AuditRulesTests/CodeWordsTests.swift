@@ -107,6 +107,19 @@ final class CodeWordsTests: XCTestCase {
         for text in names { XCTAssertNotNil(words(text), text) }
     }
 
+    /// Swift's string escapes are `\0 \\ \t \n \r \" \' \u{…}`, `\(` and, in a `"""` block, a line
+    /// break; at any other backslash (`\.`), broken code, the grammar's recovery ends the string and
+    /// reads the rest as code (fuzz/regressions/invalid-escape.swift): the look gives up.
+    func testOnlySwiftsEscapesKeepAStringOpen() throws {
+        let valid = try XCTUnwrap(words("let s = \"tab\\t quote\\\" \\u{1F600} nul\\0 back\\\\ ProgressView\" + \"\\(count) \\'\"\nlet b = \"\"\"\n  a \\\n  b \\  \n  c ThemedSpinner\n  \"\"\"\nlet c = #\"a\\.b \\d\"#"))
+        XCTAssertEqual(valid.usesInCode("ProgressView"), false)
+        XCTAssertEqual(valid.usesInCode("ThemedSpinner"), false)
+        XCTAssertEqual(valid.usesInCode("count"), true)
+        for text in ["Text(\"\\.importModel.done) of \\ total\")", "let s = \"a\\qb\"", "let s = \"\"\"\n  a\\.b\n  \"\"\"", "let s = \"a\\ \""] {
+            XCTAssertNil(words(text), text)
+        }
+    }
+
     /// A name in backticks is a name. Anything else between backticks (a Swift 6 raw identifier the
     /// pinned grammar does not know: it reads `` `load // twice` `` as an error and a comment) or a
     /// backtick left open on its line (fuzz/regressions/unclosed-backtick.swift) is code the grammar
