@@ -124,8 +124,8 @@ enum CodeScanner {
     static let declarationKeywords: [[UInt8]] = ["associatedtype", "class", "enum", "extension", "func", "import", "let",
                                                   "precedencegroup", "protocol", "struct", "typealias", "var", "case", "actor", "macro"]
         .map { Array($0.utf8) }
-    /// Their first bytes, as a table: most names start with none of them.
-    static let startsADeclarationKeyword: [Bool] = (0..<256).map { byte in declarationKeywords.contains { Int($0[0]) == byte } }
+    /// Them by first byte: most names start with none of them, the others with one or two.
+    static let declarationKeywordsByFirstByte: [[[UInt8]]] = (0..<256).map { byte in declarationKeywords.filter { Int($0[0]) == byte } }
     /// The words after which a declaration keyword comes (the grammar's cuts follow each of them).
     static let declarationModifiers: [[UInt8]] = [
         "public", "private", "fileprivate", "internal", "open", "package", "final", "static", "override", "mutating",
@@ -149,7 +149,7 @@ enum CodeScanner {
         let isName = Lexer.isNameByte
         let isOperator = CodeScanner.isOperatorByte
         let comparisons = CodeScanner.comparisons
-        let startsADeclarationKeyword = CodeScanner.startsADeclarationKeyword
+        let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
         let isEscapedCharacter = CodeScanner.isEscapedCharacter
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
@@ -184,7 +184,7 @@ enum CodeScanner {
             if isName[Int(current)] {
                 let start = index
                 let hash = readName()
-                if startsADeclarationKeyword[Int(current)], gluesADeclarationKeyword(from: start) { return false }
+                if !declarationKeywordsByFirstByte[Int(current)].isEmpty, gluesADeclarationKeyword(from: start) { return false }
                 visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
                 if current <= 0x39, let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
@@ -294,7 +294,7 @@ enum CodeScanner {
         /// gets no careful look. A name inside a function body (`letter = 1`) is left alone.
         func gluesADeclarationKeyword(from start: Int) -> Bool {
             let length = index - start
-            guard CodeScanner.declarationKeywords.contains(where: { keyword in
+            guard declarationKeywordsByFirstByte[Int(bytes[start])].contains(where: { keyword in
                 keyword.count < length && keyword.indices.allSatisfy { bytes[start + $0] == keyword[$0] }
             }) else { return false }
             var position = start - 1
