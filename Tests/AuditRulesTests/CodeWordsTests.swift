@@ -120,6 +120,19 @@ final class CodeWordsTests: XCTestCase {
         }
     }
 
+    /// A type annotation followed by `(` (`var config: Theme("common.loading")`) is no Swift, and the
+    /// grammar's recovery reads the string after it as code (fuzz/regressions/call-in-a-type-annotation.swift):
+    /// the look gives up there, and only there.
+    func testItGivesUpAtACallInATypeAnnotation() throws {
+        for text in ["var config: Theme(\"common.loading\", comment: \"x\")", "let x: UI.Theme(\"a\")", "private var y :  Foo (\"b\")"] {
+            XCTAssertNil(words(text), text)
+        }
+        let valid = ["let x: Int = f(\"a\")", "f(label: T(\"x\"))", "var body: some View { Text(\"a\") }", "let x: Int\n(a, b) = (\"c\", d)",
+                     "switch k { case .a: T(\"x\") }", "let d: [String: Int] = [\"a\": 1]", "let f: (Int) -> Void = g", "let x: T.U = .init(\"a\")",
+                     "let c = b ? a : T(\"x\")", "var x: Int // T(\"a\")\n(\"b\")"]
+        for text in valid { XCTAssertNotNil(words(text), text) }
+    }
+
     /// A name in backticks is a name. Anything else between backticks (a Swift 6 raw identifier the
     /// pinned grammar does not know: it reads `` `load // twice` `` as an error and a comment) or a
     /// backtick left open on its line (fuzz/regressions/unclosed-backtick.swift) is code the grammar
