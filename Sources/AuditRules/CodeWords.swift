@@ -142,11 +142,12 @@ enum CodeScanner {
     enum Annotation {
         case none, binding, boundName, colon, typeName, typeDot
 
-        func after(name: Slice<UnsafeBufferPointer<UInt8>>) -> Annotation {
+        /// After a name; `binds`: the name is `let` or `var`.
+        func afterName(binds: Bool) -> Annotation {
             switch self {
             case .colon, .typeDot: return .typeName
             case .binding: return .boundName
-            default: return name.elementsEqual("let".utf8) || name.elementsEqual("var".utf8) ? .binding : .none
+            default: return binds ? .binding : .none
             }
         }
     }
@@ -167,6 +168,7 @@ enum CodeScanner {
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
         let isEscapedCharacter = CodeScanner.isEscapedCharacter
+        let letKeyword = NameHash.of("let"), varKeyword = NameHash.of("var")
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
             self.bytes = bytes
@@ -174,6 +176,11 @@ enum CodeScanner {
         }
 
         mutating func visit(_ token: Token) { visitor.visit(token) }
+
+        /// A name in code, with whether its first letter is a capital.
+        mutating func visitName(_ hash: UInt64, at start: Int) {
+            visit(.name(hash: hash, start: start, capitalized: bytes[start] >= 0x41 && bytes[start] <= 0x5A))
+        }
 
         func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
@@ -204,11 +211,11 @@ enum CodeScanner {
                 let start = index
                 let hash = readName()
                 if !declarationKeywordsByFirstByte[Int(current)].isEmpty, gluesADeclarationKeyword(from: start) { return false }
-                annotation = annotationSoFar.after(name: bytes[start..<index])
-                visit(.name(hash: hash, start: start, capitalized: current >= 0x41 && current <= 0x5A))
+                annotation = annotationSoFar.afterName(binds: hash == letKeyword || hash == varKeyword)
+                visitName(hash, at: start)
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
                 if current <= 0x39, let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
-                    visit(.name(hash: suffix.hash, start: suffix.start, capitalized: bytes[suffix.start] >= 0x41 && bytes[suffix.start] <= 0x5A))
+                    visitName(suffix.hash, at: suffix.start)
                 }
                 return true
             }
@@ -438,7 +445,7 @@ enum CodeScanner {
             let start = index + 1
             index = start
             let hash = readName()
-            visit(.name(hash: hash, start: start, capitalized: bytes[start] >= 0x41 && bytes[start] <= 0x5A))
+            visitName(hash, at: start)
             index = end + 1
             return true
         }
