@@ -72,7 +72,9 @@ public struct RuleEngine: Sendable {
     /// reads `final classThemedSpinner` as `class ThemedSpinner` (the same for `struct`, `func`, `var`,
     /// `let`, `enum`, `extension`, `import` and more). No Swift compiler sees a name there, and nothing
     /// that looks for whole words (the prefilter, a search) does either: such a name is no use of a
-    /// component. A digit before it is no part of the word (`0ProgressView` is a number and a name).
+    /// component. A digit before it is no part of the word (`0ProgressView` is a number and a name), as
+    /// the prefilter's lexer and glance read it; `RotationFacts.isWholeWord`, which drops rotation facts
+    /// of cut names, is stricter there on purpose (it drops the name after digits too).
     static func isCutOutOfALongerWord(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
         (range.lowerBound > 0 && WordSieve.startsAWord(bytes[range.lowerBound - 1]))
             || (range.upperBound < bytes.count && Lexer.isNameByte[Int(bytes[range.upperBound])])
