@@ -30,10 +30,15 @@ let package = Package(
     targets: [
         // The C API of tree-sitter and the Swift grammar: the only place that names C symbols.
         .systemLibrary(name: "CTreeSitter", path: "Sources/CTreeSitter"),
+        // tree-sitter's allocator during a scan's parses: a per-thread arena taken back at once.
+        .target(
+            name: "CParseArena",
+            cSettings: [.unsafeFlags(["-O3"]), .unsafeFlags(["-I/opt/homebrew/include", "-I/usr/local/include"], .when(platforms: [.macOS]))]
+        ),
         // A thin, memory-safe Swift binding: parser, tree, node, query, cursor, predicates, positions.
         .target(
             name: "TreeSitter",
-            dependencies: ["CTreeSitter"],
+            dependencies: ["CTreeSitter", "CParseArena"],
             swiftSettings: treeSitterSwiftSettings,
             linkerSettings: treeSitterLinkerSettings
         ),

@@ -15,7 +15,7 @@ private let systemRead = Darwin.read
 public struct ProjectScanner {
     public let engine: RuleEngine
     public let discovery: SourceDiscovery
-    /// How many files are parsed at once (one parser per worker).
+    /// How many files are parsed at once (each worker parses in its own arena, with a parser per file).
     public let jobs: Int
     /// Skip parsing files that contain none of the rules' trigger words. It never changes results:
     /// such files cannot hold a finding (tests compare full reports with and without it).
@@ -333,10 +333,10 @@ public struct ProjectScanner {
     }
 
     /// Reads and analyzes the files `take` hands out (with their indices; nil when there are no more)
-    /// on `workers` threads, each with its own parser. Results are keyed by index, in no particular
-    /// order: callers place each by its index, so the output does not depend on the workers. (Moved,
-    /// not copied: a copy of an outcome retains each of its analysis's collections.) Each with the
-    /// file's identity.
+    /// on `workers` threads, each parsing in its own arena (`ArenaParse`). Results are keyed by index,
+    /// in no particular order: callers place each by its index, so the output does not depend on the
+    /// workers. (Moved, not copied: a copy of an outcome retains each of its analysis's collections.)
+    /// Each with the file's identity.
     func analyze(
         workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
         decide: @escaping (SourceSignature?, [UInt8]) -> Decision
@@ -349,10 +349,9 @@ public struct ProjectScanner {
             results.deallocate()
         }
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var parser: Parser?
             var mine: [(Int, Outcome, SourceDiscovery.FileIdentity?)] = []
             while let (index, file) = take() {
-                let (outcome, identity) = analyze(file, parser: &parser, keepSource: keepSources, decide: decide)
+                let (outcome, identity) = analyze(file, keepSource: keepSources, decide: decide)
                 mine.append((index, outcome, identity))
                 tick?()
             }
@@ -373,18 +372,18 @@ public struct ProjectScanner {
     /// Reads, signs and, if it is to be, parses and analyzes one file; with its identity (nil when it
     /// cannot be found out), which tells a file reached twice.
     func analyze(
-        _ file: SourceFileReference, parser: inout Parser?, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> (Outcome, SourceDiscovery.FileIdentity?) {
         switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
         case .success(let read):
-            return (analyze(file, bytes: read.bytes, parser: &parser, keepSource: keepSource, decide: decide), read.identity)
+            return (analyze(file, bytes: read.bytes, keepSource: keepSource, decide: decide), read.identity)
         }
     }
 
     private func analyze(
-        _ file: SourceFileReference, bytes: [UInt8], parser: inout Parser?, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, bytes: [UInt8], keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> Outcome {
         let signature: SourceSignature?
         let skipped = { (signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) in
@@ -431,14 +430,16 @@ public struct ProjectScanner {
             analysis = cached
         } else {
             do {
-                if parser == nil { parser = try Parser() }
                 let started = DispatchTime.now().uptimeNanoseconds
-                let tree = try parser!.parse(source)
-                let parsed = DispatchTime.now().uptimeNanoseconds
-                analysis = engine.analyze(tree: tree, file: file.displayPath, signature: signature)
+                var parsed = started
+                analysis = try ArenaParse.withTree(of: source) { tree in
+                    parsed = DispatchTime.now().uptimeNanoseconds
+                    return engine.analyze(tree: tree, file: file.displayPath, signature: signature)
+                }
                 if let trace {
                     let analyzed = DispatchTime.now().uptimeNanoseconds
-                    trace("parsed \(relevant ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, \(source.bytes.count) bytes: \(file.displayPath)")
+                    let memory = ArenaParse.lastParseBytes
+                    trace("parsed \(relevant ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
                 }
                 cache?.store(analysis, for: file, bytes: source.bytes)
             } catch {

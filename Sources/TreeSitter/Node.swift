@@ -1,3 +1,4 @@
+import CParseArena
 import CTreeSitter
 #if canImport(Glibc)
 import Glibc
@@ -157,7 +158,7 @@ public struct Node {
     /// The tree's S-expression for this node, as the C library prints it (for tests and debugging).
     public var sExpression: String {
         guard let string = ts_node_string(raw) else { return "" }
-        defer { free(string) }
+        defer { loadaudit_arena_free(string) }
         return String(cString: string)
     }
 
