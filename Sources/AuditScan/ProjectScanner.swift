@@ -584,9 +584,9 @@ public enum SourceReader {
         readFile(path, maximumSize: maximumSize).map(\.bytes)
     }
 
-    /// The whole file in one buffer: open, fstat for the size, read until the end (a file may grow
-    /// while it is read; what was there at the end counts). With the file's identity, from the same
-    /// fstat.
+    /// The whole file in one buffer: open, fstat for the size, read that many bytes (a file that grew
+    /// since counts as it was at the fstat; one that gave no size, or fewer bytes, is read to its end).
+    /// With the file's identity, from the same fstat.
     static func readFile(_ path: String, maximumSize: Int) -> Result<(bytes: [UInt8], identity: SourceDiscovery.FileIdentity), Failure> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -603,13 +603,17 @@ public enum SourceReader {
         }
         if Int(status.st_size) > maximumSize { return .failure(tooLarge(Int(status.st_size))) }
         // The expected size and one byte more, read into uninitialized memory (no zero-filling first):
-        // the array counts only what `read` wrote.
-        let capacity = max(Int(status.st_size), 0) + 1
+        // the array counts only what `read` wrote. The size `fstat` gave, read in full, is the file as
+        // it was then: no second `read` to hear the end (one system call fewer for each of thousands of
+        // files). A file with no size (those of /proc) is read to its end.
+        let size = max(Int(status.st_size), 0)
+        let capacity = size + 1
         var readError: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            (count, readError) = fill(descriptor, buffer.baseAddress!, from: 0, to: capacity)
+            (count, readError) = fill(descriptor, buffer.baseAddress!, from: 0, to: size > 0 ? size : capacity)
         }
         var filled = bytes.count
+        if size > 0, filled == size, readError == 0 { return .success((bytes, SourceDiscovery.FileIdentity(status))) }
         // A full buffer: the file grew since `fstat` (or, like a file of /proc, gave no size); read on to the end.
         var full = filled == capacity
         while readError == 0, full {
