@@ -200,7 +200,8 @@ public struct ScanResult: Sendable {
     public var filesWithParseErrors: Int
     /// The rule ids that ran, in rules-file order, so reports can list rules with no finding too.
     public var ruleIds: [String]
-    /// The absolute path behind each reported path, for reading source lines back.
+    /// The absolute path behind each path the findings name (their files and related places), for
+    /// reading source lines back and for baselines.
     public var absolutePaths: [String: String]
     /// Baseline entries no finding matched any more.
     public var staleEntries: [StaleEntry] = []

@@ -178,10 +178,9 @@ public struct ProjectScanner {
                         stillPending.append(index)
                         continue
                     }
-                    if case .analyzed(var analyzed)? = outcomes[index], analyzed.parsed {
+                    if case .analyzed(let analyzed)? = outcomes[index], analyzed.parsed {
                         analyzed.relevant = true
                         relevantFacts[index] = analyzed.analysis.rotation
-                        outcomes[index] = .analyzed(analyzed)
                     } else {
                         toParse.append(index)
                     }
@@ -201,16 +200,21 @@ public struct ProjectScanner {
         }
 
         var problems = walkProblems
+        // The parsed files' analyses: a file left unparsed has an empty one, which settles nothing
+        // (copying every file's took milliseconds that the report waited for).
         var analyses: [FileAnalysis] = []
         var scannedFiles: [ScannedFile] = []
+        var filesScanned = 0
         var filesWithParseErrors = 0
         for (index, reference) in files.enumerated() {
             switch outcomes[index] {
             case .analyzed(let analyzed)?:
+                filesScanned += 1
+                // Only a fix asks for the files (a copy of each analysis otherwise thrown away).
+                if keepSources { scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analyzed.analysis)) }
+                guard analyzed.parsed else { continue }
                 let analysis = analyzed.analysis
                 analyses.append(analysis)
-                // Only a fix asks for the files (a copy of each analysis otherwise thrown away).
-                if keepSources { scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analysis)) }
                 if analyzed.relevant, let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
@@ -225,17 +229,34 @@ public struct ProjectScanner {
         }
         problems.sort { $0.file.precedesInUTF8($1.file) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
         trace?("rounds done at \(elapsed())")
+        let findings = engine.resolve(analyses)
         let result = ScanResult(
-            findings: engine.resolve(analyses),
+            findings: findings,
             problems: problems,
-            filesScanned: analyses.count,
+            filesScanned: filesScanned,
             filesWithParseErrors: filesWithParseErrors,
             ruleIds: engine.ruleSet.rules.map(\.id) + (engine.ruleSet.unusedSuppressionSeverity == nil ? [] : [UnusedSuppressionRule.id]),
-            absolutePaths: Dictionary(files.map { ($0.displayPath, $0.absolutePath) }, uniquingKeysWith: { first, _ in first })
+            absolutePaths: Self.absolutePaths(of: findings, in: files)
         )
         trace?("findings resolved at \(elapsed())")
         Self.releaseInBackground(outcomes)
         return (result, scannedFiles)
+    }
+
+    /// The absolute paths of the files the findings name (their own and their related places'), which
+    /// reports and baselines look up; `files` is in report order. Not every scanned file's: building and
+    /// freeing a dictionary of a large tree's paths took milliseconds that the report waited for.
+    static func absolutePaths(of findings: [Finding], in files: [SourceFileReference]) -> [String: String] {
+        var paths: [String: String] = [:]
+        for name in findings.lazy.flatMap({ [$0.file] + $0.related.map(\.file) }) where paths[name] == nil {
+            var low = 0, high = files.count
+            while low < high {
+                let middle = (low + high) / 2
+                if files[middle].displayPath.precedesInUTF8(name) { low = middle + 1 } else { high = middle }
+            }
+            if low < files.count, files[low].displayPath == name { paths[name] = files[low].absolutePath }
+        }
+        return paths
     }
 
     /// Signs, on every core, the files at `indices`, whose signature was put off at a glance, that a
@@ -263,19 +284,17 @@ public struct ProjectScanner {
         }
         var leftOut = 0
         for (item, (index, _)) in putOff.enumerated() {
-            guard case .analyzed(var analyzed)? = outcomes[index] else { continue }
+            guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
             analyzed.putOff = nil
             switch signed[item] {
             case .success(let signature)?:
                 analyzed.signature = kept(signature)
                 analyzed.lexed = true
-                outcomes[index] = .analyzed(analyzed)
             case .failure(let failure)?:
                 // Not expected: the glance found UTF-8 text without NUL, as the signature checks.
                 outcomes[index] = .skipped(FileProblem(file: files[index].displayPath, kind: failure.kind, detail: failure.detail))
             case nil:
                 leftOut += 1
-                outcomes[index] = .analyzed(analyzed)
             }
         }
         trace?("\(putOff.count) files with only enum and switch put off at a glance, \(putOff.count - leftOut) signed now")
@@ -283,7 +302,9 @@ public struct ProjectScanner {
     }
 
     /// A file read and analyzed (parsed, or standing in with an empty analysis).
-    struct Analyzed {
+    /// A class: the passes after the first look at every file's outcome, and each look at a struct
+    /// this size copied (retained and released) its many collections.
+    final class Analyzed {
         var analysis: FileAnalysis
         /// Its text, kept for a fix when it has candidate findings.
         var source: SourceText?
@@ -298,6 +319,16 @@ public struct ProjectScanner {
         /// The bytes of a file whose signature is put off (`RuleEngine.Glance.onlyTextEnumWords`),
         /// until the first pass tells whether a round may ask about it.
         var putOff: [UInt8]?
+
+        init(analysis: FileAnalysis, source: SourceText?, relevant: Bool, parsed: Bool, signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) {
+            self.analysis = analysis
+            self.source = source
+            self.relevant = relevant
+            self.parsed = parsed
+            self.signature = signature
+            self.lexed = lexed
+            self.putOff = putOff
+        }
     }
 
     enum Outcome {

@@ -221,4 +221,21 @@ final class ScannerTests: XCTestCase {
         XCTAssertGreaterThan(status.0.count, 200)
         #endif
     }
+
+    /// Reports and baselines look up the absolute paths of the files findings name, their own and their
+    /// related places'; other files are left out, and a display path is found by its place in report order.
+    func testTheResultKnowsTheAbsolutePathsOfTheFilesFindingsName() {
+        let files = ["A-B.swift", "A/B.swift", "App/Tips.swift", "App/View.swift", "Z.swift"]
+            .sorted { $0.precedesInUTF8($1) }
+            .map { SourceFileReference(absolutePath: "/repo/" + $0, displayPath: $0) }
+        let point = SourcePoint(line: 1, column: 1, byteOffset: 0)
+        var finding = Finding(ruleId: "rotating-text", severity: .warning, file: "App/View.swift", start: point, end: point,
+                              symbol: "Text", message: "m", replacement: nil, fix: .manual)
+        finding.related = [RelatedLocation(file: "App/Tips.swift", line: 1, column: 1, message: "the tips")]
+        let other = Finding(ruleId: "raw-progress-view", severity: .warning, file: "A/B.swift", start: point, end: point,
+                            symbol: "ProgressView", message: "m", replacement: nil, fix: .manual)
+        let paths = ProjectScanner.absolutePaths(of: [finding, other, other], in: files)
+        XCTAssertEqual(paths, ["App/View.swift": "/repo/App/View.swift", "App/Tips.swift": "/repo/App/Tips.swift", "A/B.swift": "/repo/A/B.swift"])
+        XCTAssertEqual(ProjectScanner.absolutePaths(of: [finding], in: []), [:])
+    }
 }
