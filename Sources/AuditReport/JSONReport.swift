@@ -111,15 +111,138 @@ public enum JSONReport {
         render(context.result, toolVersion: context.toolVersion)
     }
 
-    /// Pretty, key-sorted JSON with a final newline: byte-identical for identical results.
+    /// Pretty, key-sorted JSON with a final newline: byte-identical for identical results, and to what
+    /// `JSONEncoder` writes of the `Document` (see `PrettyJSON`).
     public static func render(_ result: ScanResult, toolVersion: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            let data = try encoder.encode(document(result, toolVersion: toolVersion))
-            return String(decoding: data, as: UTF8.self) + "\n"
-        } catch {
-            preconditionFailure("encoding plain values cannot fail: \(error)")
+        let document = document(result, toolVersion: toolVersion)
+        var json = PrettyJSON(capacity: 1024 + 600 * document.findings.count)
+        json.beginObject()
+        json.key("findings")
+        json.array(document.findings) { json, entry in json.write(entry) }
+        json.key("problems")
+        json.array(document.problems) { json, problem in
+            json.beginObject()
+            if let column = problem.column {
+                json.key("column")
+                json.int(column)
+            }
+            json.key("file")
+            json.string(problem.file)
+            json.key("kind")
+            json.string(problem.kind)
+            if let line = problem.line {
+                json.key("line")
+                json.int(line)
+            }
+            json.key("message")
+            json.string(problem.message)
+            json.endObject()
         }
+        json.key("stale")
+        json.array(document.stale) { json, stale in
+            json.beginObject()
+            json.key("file")
+            json.string(stale.file)
+            json.key("fingerprint")
+            json.string(stale.fingerprint)
+            json.key("ruleId")
+            json.string(stale.ruleId)
+            json.key("snippet")
+            json.string(stale.snippet)
+            json.endObject()
+        }
+        json.key("summary")
+        json.write(document.summary)
+        json.key("tool")
+        json.beginObject()
+        json.key("name")
+        json.string(document.tool.name)
+        json.key("version")
+        json.string(document.tool.version)
+        json.endObject()
+        json.key("version")
+        json.int(document.version)
+        json.endObject()
+        return json.text + "\n"
+    }
+}
+
+private extension PrettyJSON {
+    mutating func array<Element>(_ elements: [Element], _ write: (inout PrettyJSON, Element) -> Void) {
+        beginArray()
+        for element in elements {
+            self.element()
+            write(&self, element)
+        }
+        endArray()
+    }
+
+    mutating func write(_ entry: JSONReport.Entry) {
+        beginObject()
+        key("baseline")
+        string(entry.baseline)
+        key("column")
+        int(entry.column)
+        key("endColumn")
+        int(entry.endColumn)
+        key("endLine")
+        int(entry.endLine)
+        key("file")
+        string(entry.file)
+        key("fingerprint")
+        string(entry.fingerprint)
+        key("fix")
+        string(entry.fix)
+        key("line")
+        int(entry.line)
+        key("message")
+        string(entry.message)
+        key("related")
+        array(entry.related) { json, related in
+            json.beginObject()
+            json.key("column")
+            json.int(related.column)
+            json.key("file")
+            json.string(related.file)
+            json.key("line")
+            json.int(related.line)
+            json.key("message")
+            json.string(related.message)
+            json.endObject()
+        }
+        key("replacement")
+        if let replacement = entry.replacement { string(replacement) } else { null() }
+        key("ruleId")
+        string(entry.ruleId)
+        key("severity")
+        string(entry.severity)
+        key("symbol")
+        string(entry.symbol)
+        endObject()
+    }
+
+    mutating func write(_ summary: JSONReport.Summary) {
+        beginObject()
+        key("byRule")
+        beginObject()
+        // Rule ids are lower-case ASCII words and hyphens: their byte order is the encoder's.
+        for (rule, count) in summary.byRule.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            key(rule)
+            int(count)
+        }
+        endObject()
+        key("existing")
+        int(summary.existing)
+        key("filesScanned")
+        int(summary.filesScanned)
+        key("findings")
+        int(summary.findings)
+        key("fixedSinceBaseline")
+        int(summary.fixedSinceBaseline)
+        key("new")
+        int(summary.new)
+        key("parseErrors")
+        int(summary.parseErrors)
+        endObject()
     }
 }
