@@ -40,9 +40,9 @@ final class ScannerTests: XCTestCase {
         return try scanner.scan(paths ?? [root.path])
     }
 
-    /// The walk hands files to the workers folder by folder (`a/b/c.swift` before `a/b.swift`), the
-    /// reports list them by path: each analysis must stay with its own file, or a fix would write one
-    /// file's edits into another.
+    /// The workers take files in the walk's order, the reports list them by path (the two differ where
+    /// a folder is reached through a link or several paths are given): each analysis must stay with its
+    /// own file, or a fix would write one file's edits into another. Two paths given in reverse order.
     func testFilesFoundInWalkOrderStayWithTheirAnalysesInPathOrder() throws {
         let names = ["a/b/c.swift", "a/b.swift", "a/b-c.swift", "a/b/a/z.swift", "a.swift", "A/x.swift", "a/b/c/d/e.swift"]
         for (number, name) in names.enumerated() {
@@ -51,7 +51,7 @@ final class ScannerTests: XCTestCase {
         for jobs in [1, 3] {
             let scanner = ProjectScanner(
                 engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path), jobs: jobs)
-            let files = try scanner.scanFiles([root.path], keepSources: true).files
+            let files = try scanner.scanFiles([root.appendingPathComponent("a").path, root.appendingPathComponent("A").path, root.appendingPathComponent("a.swift").path], keepSources: true).files
             XCTAssertEqual(files.map(\.reference.displayPath), names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
             for file in files {
                 XCTAssertEqual(file.analysis.file, file.reference.displayPath)
@@ -237,5 +237,41 @@ final class ScannerTests: XCTestCase {
         let paths = ProjectScanner.absolutePaths(of: [finding, other, other], in: files)
         XCTAssertEqual(paths, ["App/View.swift": "/repo/App/View.swift", "App/Tips.swift": "/repo/App/Tips.swift", "A/B.swift": "/repo/A/B.swift"])
         XCTAssertEqual(ProjectScanner.absolutePaths(of: [finding], in: []), [:])
+    }
+
+    /// A file reached twice counts where the walk first reached it; a file whose identity is unknown
+    /// always counts. Thousands of identities, some repeated, some colliding in the table's slots.
+    func testTheFirstOfEachIdentityCounts() {
+        var random = SeededRandom(seed: 11)
+        var identities: [SourceDiscovery.FileIdentity?] = []
+        var seen = Set<SourceDiscovery.FileIdentity>()
+        var expected: [Bool] = []
+        for _ in 0..<5_000 {
+            guard !random.chance(3) else {
+                identities.append(nil)
+                expected.append(true)
+                continue
+            }
+            var info = stat()
+            info.st_dev = numericCast(random.below(3))
+            info.st_ino = numericCast(random.chance(20) ? random.below(50) : random.below(1 << 40))
+            let identity = SourceDiscovery.FileIdentity(info)
+            identities.append(identity)
+            expected.append(seen.insert(identity).inserted)
+        }
+        XCTAssertGreaterThan(expected.filter { !$0 }.count, 100, "repeats in the sample")
+        XCTAssertEqual(SourceDiscovery.FileIdentity.firstOfEach(identities), expected)
+        XCTAssertEqual(SourceDiscovery.FileIdentity.firstOfEach([]), [])
+    }
+
+    /// With a `/` after each folder's name in its sort, the walk finds a tree's files in the order of
+    /// their paths (`-` and `.` sort before `/`), and the sort that puts them in report order has
+    /// nothing to move.
+    func testTheWalkFindsATreesFilesInPathOrder() throws {
+        let names = ["a/b/c.swift", "a/b.swift", "a/b-c.swift", "a/b/a/z.swift", "a.swift", "A/x.swift", "a/b/c/d/e.swift", "a-b/c.swift", "a0.swift", "a.b/c.swift"]
+        for name in names { try write(name, spinner) }
+        let discovery = SourceDiscovery(currentDirectory: root.path)
+        let walked = discovery.walk(try discovery.resolve([root.path])).files.map(\.displayPath)
+        XCTAssertEqual(walked, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 }
