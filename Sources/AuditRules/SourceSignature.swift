@@ -435,6 +435,14 @@ struct Lexer {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
     }
 
+    /// `isNameByte` where the lexer's loop reads it: a table that is never freed, so that the loop
+    /// needs no closure around it (whose captured variables, the loop's own, lived in memory).
+    static let nameByteTable: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for byte in 0..<256 { table[byte] = isNameByte[byte] }
+        return UnsafePointer(table)
+    }()
+
     // Instance copies: a static let costs a swift_once check on every name.
     private let caseKeyword = WordHash.of("case")
     private let letKeyword = WordHash.of("let")
@@ -448,7 +456,8 @@ struct Lexer {
         /// Where the last byte that was not a blank is (a dot before a name makes `.idle` a use).
         var lastSignificant = -1
         var significantBeforeName = -1
-        Self.isNameByte.withUnsafeBufferPointer { isName in
+        let isName = Self.nameByteTable
+        lexing: do {
             while index < count {
                 let byte = bytes[index]
                 if byte >= 0x80 || isName[Int(byte)] {
@@ -456,13 +465,12 @@ struct Lexer {
                     if byte >= 0x80 {
                         guard let width = Self.utf8SequenceWidth(bytes, at: index) else {
                             invalidOffset = index
-                            break
+                            break lexing
                         }
                         for offset in 0..<width { hash.add(bytes[index + offset]) }
                         index += width
                     } else {
-                        // The rest of a run of ASCII name bytes at once (most names are one), in locals:
-                        // the loop's own variables live in memory, captured by the closure.
+                        // The rest of a run of ASCII name bytes at once (most names are one).
                         var running = hash, position = index
                         running.add(byte)
                         position += 1
