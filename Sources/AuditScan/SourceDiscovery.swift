@@ -152,22 +152,52 @@ public struct SourceDiscovery {
     /// A folder's entries with the type `readdir` gives (`DT_UNKNOWN` on file systems that do not
     /// say), in byte order of their names with a `/` after each folder's: the order in which their
     /// paths sort (`A-B.swift`, `A.swift`, `A/B.swift`), so that the walk finds a tree's files in
-    /// report order and sorting them costs one look at each. Nil when the folder cannot be read.
+    /// report order and sorting them costs one look at each. Regular files that are not Swift are
+    /// left out. Nil when the folder cannot be read.
     private static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
         guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
-        var entries: [(key: String, name: String, type: UInt8)] = []
+        // The names, each NUL-terminated (a folder's with its `/`), in one buffer, sorted as C strings:
+        // sorting `String`s retained and released both at every comparison, and made a `String` of
+        // every entry, the folder's images and data files too.
+        var names: [UInt8] = []
+        var entries: [(start: Int, type: UInt8)] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
-            entries.append((type == UInt8(DT_DIR) ? name + "/" : name, name, type))
+            let start = names.count
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let length = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                names.append(contentsOf: raw.prefix(length))
+            }
+            let length = names.count - start
+            let isDots = names[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && names[start + 1] == UInt8(ascii: ".")))
+            if isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start)) {
+                names.removeLast(length)
+                continue
+            }
+            if type == UInt8(DT_DIR) { names.append(UInt8(ascii: "/")) }
+            names.append(0)
+            entries.append((start, type))
         }
-        entries.sort { $0.key.precedesInUTF8($1.key) }
-        return entries.map { ($0.name, $0.type) }
+        return names.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            entries.sort { strcmp(base + $0.start, base + $1.start) < 0 }
+            return entries.map { entry in
+                var end = entry.start
+                while buffer[end] != 0 { end += 1 }
+                if entry.type == UInt8(DT_DIR) { end -= 1 }
+                return (String(decoding: buffer[entry.start..<end], as: UTF8.self), entry.type)
+            }
+        }
     }
+
+    /// Whether the name from `start` to the end of `names` ends in `.swift`.
+    private static func endsInSwift(_ names: [UInt8], from start: Int) -> Bool {
+        guard names.count - start >= swiftSuffix.count else { return false }
+        return names[(names.count - swiftSuffix.count)...].elementsEqual(swiftSuffix)
+    }
+
+    private static let swiftSuffix = Array(".swift".utf8)
 
     /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only folders (whose
     /// identity finds link loops), links and entries of unknown type are asked about. The walk runs
