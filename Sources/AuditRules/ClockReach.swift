@@ -139,6 +139,9 @@ public struct ClockReach: Sendable, Equatable {
 
         static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockReach? {
             var builder = Builder(source: bytes)
+            // About one name per eight bytes of Swift: grown step by step, the list was copied (and its
+            // new pages touched) again and again.
+            builder.names.reserveCapacity(bytes.count / 8)
             let finished = CodeScanner.scan(bytes, &builder)
             guard finished, !builder.broken, builder.stack.isEmpty else { return nil }
             builder.finishCase()
