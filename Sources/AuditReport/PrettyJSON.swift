@@ -29,6 +29,18 @@ struct PrettyJSON {
         bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
     }
 
+    /// A member with a string value.
+    mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// A member with a number value.
+    mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
     /// Starts the next element of the open array; its value follows.
     mutating func element() { nextItem() }
 
