@@ -46,6 +46,7 @@ typedef struct {
 static __thread Arena arena;
 static pthread_key_t release_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static int installed;
 
 static void release_reservation(void *base) {
@@ -141,25 +142,26 @@ static void *arena_realloc(void *pointer, size_t size) {
     return moved;
 }
 
-void loadaudit_arena_install(void) {
+static void install(void) {
 #ifndef LOADAUDIT_ARENA_OFF
-    if (installed) return;
-    installed = 1;
     ts_set_allocator(arena_malloc, arena_calloc, arena_realloc, arena_free);
+    installed = 1;
 #endif
 }
+
+void loadaudit_arena_install(void) { pthread_once(&install_once, install); }
 
 int loadaudit_arena_installed(void) { return installed; }
 
 void loadaudit_arena_free(void *pointer) { arena_free(pointer); }
 
-void loadaudit_arena_open(void) {
-    if (!installed || arena.unavailable) return;
+int loadaudit_arena_open(void) {
+    if (!installed || arena.unavailable || arena.open) return 0;
     if (!arena.base) {
         void *base = mmap(NULL, RESERVATION, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (base == MAP_FAILED) {
             arena.unavailable = 1;
-            return;
+            return 0;
         }
         pthread_once(&key_once, make_key);
         pthread_setspecific(release_key, base);
@@ -168,6 +170,7 @@ void loadaudit_arena_open(void) {
     arena.open = 1;
     arena.requested = 0;
     arena.peak = 0;
+    return 1;
 }
 
 void loadaudit_arena_close(size_t keep_bytes) {

@@ -130,10 +130,11 @@ public enum ArenaParse {
         guard loadaudit_arena_installed() != 0 else {
             return try body(Parser(language: language).parse(source, timeLimit: timeLimit))
         }
-        loadaudit_arena_open()
+        // A parse inside another's `body` uses the arena already open; its opener takes it back.
+        let opened = loadaudit_arena_open() != 0
         // The parser, the tree and whatever `body` made are gone when `parseAndVisit` returns.
         let outcome = Swift.Result { try parseAndVisit(source, language: language, timeLimit: timeLimit, body) }
-        loadaudit_arena_close(keptBytes)
+        if opened { loadaudit_arena_close(keptBytes) }
         return try outcome.get()
     }
 

@@ -70,4 +70,17 @@ final class ArenaParseTests: XCTestCase {
         let after = try ArenaParse.withTree(of: SourceText("let a = 1")) { $0.rootNode.sExpression }
         XCTAssertEqual(after, try Parser().parse("let a = 1").rootNode.sExpression)
     }
+
+    func testParsesInsideAnothersVisitLeaveTheOuterTreeIntact() throws {
+        let text = "struct Outer: View { var body: some View { ThemedSpinner(size: 20).padding() } }"
+        let outer = try ArenaParse.withTree(of: SourceText(text)) { tree -> String in
+            // Had the first inner parse taken the arena back, the second would write over the outer tree.
+            for inner in ["let inner = ProgressView()", String(repeating: "let more = [1, 2, 3].map { $0 * 2 }\n", count: 50)] {
+                let sExpression = try ArenaParse.withTree(of: SourceText(inner)) { $0.rootNode.sExpression }
+                XCTAssertEqual(sExpression, try Parser().parse(inner).rootNode.sExpression)
+            }
+            return tree.rootNode.sExpression
+        }
+        XCTAssertEqual(outer, try Parser().parse(text).rootNode.sExpression)
+    }
 }

@@ -11,8 +11,10 @@ void loadaudit_arena_install(void);
 int loadaudit_arena_installed(void);
 
 /// Opens this thread's arena: until `loadaudit_arena_close`, every tree-sitter allocation on this
-/// thread comes from it, and freeing such memory only returns it to the arena's lists.
-void loadaudit_arena_open(void);
+/// thread comes from it, and freeing such memory only returns it to the arena's lists. 0 when it was
+/// not opened (not installed, no address space, or already open: then the open one serves, and only
+/// its opener closes it).
+int loadaudit_arena_open(void);
 
 /// Closes this thread's arena and takes back all its memory at once. Nothing allocated while it was
 /// open may be used (or freed) afterwards: the parser and tree made inside are abandoned, not deleted.
