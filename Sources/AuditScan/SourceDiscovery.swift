@@ -170,8 +170,8 @@ public struct SourceDiscovery {
                 names.append(contentsOf: raw.prefix(length))
             }
             let length = names.count - start
-            let isDots = names[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && names[start + 1] == UInt8(ascii: ".")))
-            if isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start)) {
+            let isDots = length > 0 && names[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && names[start + 1] == UInt8(ascii: ".")))
+            if length == 0 || isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start)) {
                 names.removeLast(length)
                 continue
             }
@@ -179,6 +179,7 @@ public struct SourceDiscovery {
             names.append(0)
             entries.append((start, type))
         }
+        guard !entries.isEmpty else { return [] }
         return names.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             entries.sort { strcmp(base + $0.start, base + $1.start) < 0 }

@@ -274,4 +274,19 @@ final class ScannerTests: XCTestCase {
         let walked = discovery.walk(try discovery.resolve([root.path])).files.map(\.displayPath)
         XCTAssertEqual(walked, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
+
+    /// Empty folders, folders of images and data only, a folder named like a Swift file and a file
+    /// named `.swift`: the walk reads each folder's entries once and keeps only what it scans.
+    func testTheWalkKeepsOnlySwiftFilesWhateverElseAFolderHolds() throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Empty/Deeper"), withIntermediateDirectories: true)
+        try write("Assets/logo.png", Data([0x89, 0x50, 0x4E, 0x47]))
+        try write("Assets/data.json", "{}")
+        try write("Assets/swift", "not a Swift file")
+        try write("Odd.swift/Inner.swift", spinner)
+        try write(".swift", spinner)
+        try write("App/Main.swift", spinner)
+        let discovery = SourceDiscovery(currentDirectory: root.path)
+        let walked = discovery.walk(try discovery.resolve([root.path])).files.map(\.displayPath)
+        XCTAssertEqual(walked, [".swift", "App/Main.swift", "Odd.swift/Inner.swift"])
+    }
 }
