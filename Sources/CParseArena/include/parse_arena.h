@@ -16,6 +16,9 @@ int loadaudit_arena_installed(void);
 /// its opener closes it).
 int loadaudit_arena_open(void);
 
+/// Whether this thread's arena is open.
+int loadaudit_arena_is_open(void);
+
 /// Closes this thread's arena and takes back all its memory at once. Nothing allocated while it was
 /// open may be used (or freed) afterwards: the parser and tree made inside are abandoned, not deleted.
 /// Keeps up to `keep_bytes` of its blocks for the next open, frees the rest.
