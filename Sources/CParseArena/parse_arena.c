@@ -151,8 +151,6 @@ static void install(void) {
 
 void loadaudit_arena_install(void) { pthread_once(&install_once, install); }
 
-int loadaudit_arena_installed(void) { return installed; }
-
 int loadaudit_arena_is_open(void) { return arena.open; }
 
 void loadaudit_arena_free(void *pointer) { arena_free(pointer); }

@@ -7,9 +7,6 @@
 /// tree-sitter object exists; later calls do nothing. Outside an open arena the allocator is libc's.
 void loadaudit_arena_install(void);
 
-/// Whether `loadaudit_arena_install` has run.
-int loadaudit_arena_installed(void);
-
 /// Opens this thread's arena: until `loadaudit_arena_close`, every tree-sitter allocation on this
 /// thread comes from it, and freeing such memory only returns it to the arena's lists. 0 when it was
 /// not opened (not installed, no address space, or already open: then the open one serves, and only
