@@ -1,15 +1,16 @@
 // The least work any tool must do to audit a tree with a whole-file tree-sitter parser: read every
 // .swift file once, and parse exactly the files that hold a finding. Nothing else: no rules, no
-// search, no report. The benchmark (scripts/benchmark) times it beside loadaudit and rg; its time is a
-// floor no such tool can get below on the machine it runs on, so "within 3x of rg" is out of reach
-// wherever this program alone takes 3x rg's time.
+// search, no report. The benchmark (scripts/benchmark) times it beside loadaudit and rg. Such a tool
+// can shave a little off it (another way to read, a faster walk), not much: where this program alone
+// takes about 3x rg's time, "within 3x of rg" is out of reach on that machine.
 //
 //   parse-floor [--jobs N] ROOT LIST
 //
 // ROOT is walked as loadaudit walks it (hidden folders, .build*, Pods, Carthage, DerivedData and
-// SourcePackages skipped; links not followed), on N threads (default: all cores) that share a stack of
-// folders, as rg's walker does. Each .swift file is read whole (open, fstat, read, close); the files
-// named in LIST (paths relative to ROOT, one a line: the files loadaudit's report names) are also
+// SourcePackages skipped; links not followed; but no .gitignore, so inside a git work tree it may read
+// files loadaudit skips, which only raises the floor), on N threads (default: all cores) that share a
+// stack of folders, as rg's walker does. Each .swift file is read whole (open, fstat, read, close); the
+// files named in LIST (paths relative to ROOT, one a line: the files loadaudit's report names) are also
 // parsed, in loadaudit's parse arena. It prints what it read and parsed; exit 0, or 2 on bad usage or
 // an unreadable ROOT or LIST.
 #define _GNU_SOURCE
