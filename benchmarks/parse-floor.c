@@ -6,10 +6,10 @@
 //
 //   parse-floor [--jobs N] ROOT LIST
 //
-// ROOT is walked as loadaudit walks it (hidden folders, .build*, Pods, Carthage, DerivedData and
-// SourcePackages skipped; links not followed; but no .gitignore, so inside a git work tree it may read
-// files loadaudit skips, which only raises the floor), on N threads (default: all cores) that share a
-// stack of folders, as rg's walker does. Each .swift file is read whole (open, fstat, read, close); the
+// ROOT is walked as loadaudit walks it (.git, .swiftpm, .build*, Pods, Carthage, DerivedData and
+// SourcePackages skipped), with two differences that make the counts differ in some trees: symbolic
+// links are not followed, and .gitignore is not read. The benchmark's trees have neither links nor git.
+// N threads (default: all cores) share a stack of folders, as rg's walker does. Each .swift file is read whole (open, fstat, read, close); the
 // files named in LIST (paths relative to ROOT, one a line: the files loadaudit's report names) are also
 // parsed, in loadaudit's parse arena. It prints what it read and parsed; exit 0, or 2 on bad usage or
 // an unreadable ROOT or LIST.
@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,23 +40,19 @@ static uint64_t hash_of(const char *text) {
     return hash;
 }
 
-static void want(const char *path) {
+// The slot that holds `path`, or the empty slot where it would go.
+static size_t slot_of(const char *path) {
     size_t slot = hash_of(path) & (wanted_slots - 1);
-    while (wanted[slot]) {
-        if (strcmp(wanted[slot], path) == 0) return;
-        slot = (slot + 1) & (wanted_slots - 1);
-    }
-    wanted[slot] = strdup(path);
+    while (wanted[slot] && strcmp(wanted[slot], path) != 0) slot = (slot + 1) & (wanted_slots - 1);
+    return slot;
 }
 
-static int is_wanted(const char *path) {
-    size_t slot = hash_of(path) & (wanted_slots - 1);
-    while (wanted[slot]) {
-        if (strcmp(wanted[slot], path) == 0) return 1;
-        slot = (slot + 1) & (wanted_slots - 1);
-    }
-    return 0;
+static void want(const char *path) {
+    size_t slot = slot_of(path);
+    if (!wanted[slot]) wanted[slot] = strdup(path);
 }
+
+static int is_wanted(const char *path) { return wanted[slot_of(path)] != NULL; }
 
 static int load_list(const char *list_path) {
     FILE *list = fopen(list_path, "r");
@@ -114,9 +109,13 @@ static char *pop_folder(void) {
     return path;
 }
 
+// SourceDiscovery.isSkippedFolder's rule.
 static int skipped_folder(const char *name) {
-    return name[0] == '.' || strcmp(name, "Pods") == 0 || strcmp(name, "Carthage") == 0
-        || strcmp(name, "DerivedData") == 0 || strcmp(name, "SourcePackages") == 0;
+    static const char *const names[] = {".git", "Pods", "Carthage", "DerivedData", ".swiftpm", "SourcePackages"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (strcmp(name, names[i]) == 0) return 1;
+    }
+    return strncmp(name, ".build", 6) == 0;
 }
 
 static int is_swift(const char *name) {
@@ -200,7 +199,7 @@ static void *work(void *argument) {
                 type = S_ISDIR(info.st_mode) ? DT_DIR : S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
             }
             if (type != DT_DIR && !(type == DT_REG && is_swift(name))) continue;
-            if (type == DT_DIR && (skipped_folder(name) || strncmp(name, ".build", 6) == 0)) continue;
+            if (type == DT_DIR && skipped_folder(name)) continue;
             size_t name_length = strlen(name);
             char *child = malloc(path_length + name_length + 2);
             memcpy(child, path, path_length);
