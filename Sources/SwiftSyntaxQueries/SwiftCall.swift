@@ -33,8 +33,6 @@ public struct SwiftCall {
                 }
             case "lambda_literal":
                 closures.append(part)
-            case "annotated_lambda":
-                if let lambda = part.namedChildren.first(where: { $0.type == "lambda_literal" }) { closures.append(lambda) }
             default:
                 break
             }
