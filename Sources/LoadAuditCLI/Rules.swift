@@ -44,7 +44,8 @@ struct Syntax: ParsableCommand {
         abstract: "Print the syntax tree of a Swift file, as the rules see it.",
         discussion: """
         One node per line, indented, with its field name, kind, position (line:column) and, for leaves,
-        the text. Useful when a rule does not match what you expect.
+        the text. A node the parser could not read is ERROR; one it had to invent to go on (a zero-width
+        token the code lacks) is marked MISSING. Useful when a rule does not match what you expect.
 
         EXAMPLE
           loadaudit syntax Features/Games/GamesHistoryView.swift
@@ -70,6 +71,7 @@ struct Syntax: ParsableCommand {
         while let (node, depth, field) = pending.popLast() {
             output += String(repeating: "  ", count: depth)
             if let field { output += "\(field): " }
+            if node.isMissing { output += "MISSING " }
             output += node.isNamed ? node.type : "\"\(node.type)\""
             output += " \(node.startPosition)"
             if node.childCount == 0, node.isNamed { output += " \(node.text.debugDescription)" }

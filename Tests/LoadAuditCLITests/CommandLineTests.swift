@@ -125,6 +125,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(CLIRun(["syntax", "Missing.swift"], in: tree.path).status, 2)
     }
 
+    /// A token the parser invented is marked, or a tree with one looks like a tree without errors.
+    func testSyntaxCommandMarksWhatTheParserInvented() throws {
+        let tree = try TemporaryTree(["A.swift": "let v = f(x\n"])
+        let run = CLIRun(["syntax", "A.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.output.contains("MISSING \")\" 1:12"), run.output)
+        XCTAssertEqual(run.output.components(separatedBy: "MISSING").count, 2, run.output)
+    }
+
     /// The real executable, as CI and scripts run it: exit status and streams cross the process boundary.
     func testTheExecutableExitsWithTheDocumentedCodes() throws {
         let executable = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
