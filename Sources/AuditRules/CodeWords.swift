@@ -434,10 +434,11 @@ enum CodeScanner {
         }
 
         /// At a backtick: a name in backticks (`` `default` ``), read as a name. Anything else between
-        /// backticks (a Swift 6 raw identifier, `` `load twice` ``, which the pinned grammar does not
-        /// know) or a backtick with no other on its line is code the grammar reads its own way: a `//`
-        /// in it started a comment for the careful look, and the grammar's recovery took it for code (the
-        /// fuzzer's `unclosed-backtick.swift`). Give up there.
+        /// backticks (a Swift 6 raw identifier, `` `load twice` ``, which the grammar reads as one name
+        /// since tree-sitter-swift 0.7 and this look does not follow) or a backtick with no other on its
+        /// line is code the grammar reads its own way: a `//` in it started a comment for the careful
+        /// look, and the grammar's recovery took it for code (the fuzzer's `unclosed-backtick.swift`).
+        /// Give up there.
         mutating func readRawIdentifier() -> Bool {
             var end = index + 1
             while end < bytes.count, isName[Int(bytes[end])] { end += 1 }

@@ -694,10 +694,11 @@ struct Lexer {
         case unsure
     }
 
-    /// Walks left from a name to where the expression it belongs to starts, as the pinned grammar
-    /// groups it: over member chains (`a.b`, `a?.b`, `f(x).b`, `xs[0].b`, `$0.b`, across lines) and
-    /// over operators and their operands, since the grammar lets `+ - * / %` and prefix operators bind
-    /// tighter than a member (`a * b.c.d` is `((a * b).c).d`; `loadaudit syntax` shows it). A `(`
+    /// Walks left from a name to where the expression it belongs to starts, as the grammar groups a
+    /// subscript or call of it: over member chains (`a.b`, `a?.b`, `f(x).b`, `xs[0].b`, `$0.b`, across
+    /// lines) and over operators and their operands, since the grammar lets `+ - * / %` and prefix
+    /// operators bind tighter than a call or subscript suffix (`a * b.tips[0]` is `(a * b.tips)[0]`,
+    /// `-b.tips[0]` is `(-b.tips)[0]`; `loadaudit syntax` shows it). A `(`
     /// after a name there gives that name. Line breaks crossed onto a line with a `/` or `#` (a comment
     /// or `#if` may hide what the parser sees), groups holding a quote, slash or `#`, and the end of a
     /// block comment give `unsure`: every doubt is a "yes" later.
@@ -707,7 +708,7 @@ struct Lexer {
         if index >= 0, bytes[index] == UInt8(ascii: "$") { index -= 1 }
         guard var position = skipBlanksBackward(bytes, from: index) else { return .unsure }
         while position >= 0, isOperatorByte[Int(bytes[position])] {
-            // An operator run the grammar binds tighter than a member (`.`, `?.`, ` * `, `-`): the operand
+            // An operator run the grammar binds tighter than a suffix (`.`, `?.`, ` * `, `-`): the operand
             // before it belongs to the expression too. Any other (`==`, `??`, `..<`) starts the expression
             // after it; `//` starts a comment the name is in (or, touching another operator, makes a
             // custom operator, which binds looser); `*/` ends a comment that may hide anything; `>.`
@@ -719,7 +720,7 @@ struct Lexer {
                 if byte == UInt8(ascii: "/"), before == UInt8(ascii: "*") { return .unsure }
                 if byte == UInt8(ascii: "/"), before == UInt8(ascii: "/") { return .none }
                 if byte == UInt8(ascii: "."), before == UInt8(ascii: ">") { return .unsure }
-                if !bindsTighterThanAMember[Int(byte)], !(byte == UInt8(ascii: "?") && bytes[runEnd] == UInt8(ascii: ".")) { binds = false }
+                if !bindsTighterThanASuffix[Int(byte)], !(byte == UInt8(ascii: "?") && bytes[runEnd] == UInt8(ascii: ".")) { binds = false }
                 position -= 1
             }
             guard binds else {
@@ -758,9 +759,9 @@ struct Lexer {
         "./=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
     }
 
-    /// The bytes of the operators the pinned grammar binds tighter than a member: `+ - * / %`, the
-    /// prefix `! ~ &`, and the dot (`?` too, right before a dot: `a?.b`).
-    static let bindsTighterThanAMember: [Bool] = (0..<256).map { byte in
+    /// The bytes of the operators the grammar binds tighter than a call or subscript suffix: `+ - * / %`,
+    /// the prefix `! ~ &`, and the dot (`?` too, right before a dot: `a?.b`).
+    static let bindsTighterThanASuffix: [Bool] = (0..<256).map { byte in
         "./-+!*%&~".utf8.contains(UInt8(byte))
     }
 

@@ -133,8 +133,8 @@ final class CodeWordsTests: XCTestCase {
         for text in valid { XCTAssertNotNil(words(text), text) }
     }
 
-    /// A name in backticks is a name. Anything else between backticks (a Swift 6 raw identifier the
-    /// pinned grammar does not know: it reads `` `load // twice` `` as an error and a comment) or a
+    /// A name in backticks is a name. Anything else between backticks (a Swift 6 raw identifier,
+    /// `` `load // twice` ``, one name to the grammar, which the look does not follow) or a
     /// backtick left open on its line (fuzz/regressions/unclosed-backtick.swift) is code the grammar
     /// reads its own way: the look gives up.
     func testBackticksHoldANameOrTheLookGivesUp() throws {

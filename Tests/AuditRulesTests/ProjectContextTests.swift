@@ -187,9 +187,12 @@ final class ProjectContextTests: XCTestCase {
         XCTAssertEqual(analysis.candidates.first?.finding.start.line, 5)
     }
 
+    /// Freestanding macros are macro invocations to the grammar (tree-sitter-swift 0.7; the grammar
+    /// before it wrapped a bare `#Preview` in an ERROR node, which the engine had to forgive).
     func testPreviewMacrosAreNotSyntaxErrorsAndTheirContentIsScanned() throws {
         let source = """
         import SwiftUI
+        import Testing
 
         #Preview("Dark") {
             ThemedSpinner(size: 40)
@@ -200,10 +203,43 @@ final class ProjectContextTests: XCTestCase {
             LoadingDots()
         }
 
+        @Test func spinnerSize() {
+            #expect(LoadingSpinner.Size.small.points == 16)
+            let overlay = #require(LoadingOverlay(message: "Exporting PDF"))
+        }
+
         """
         let analysis = try RuleHarness.analysis(source)
         XCTAssertEqual(analysis.syntaxErrors, [])
-        XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), ["themed-spinner", "loading-dots"])
+        XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), ["themed-spinner", "loading-dots", "loading-overlay"])
+    }
+
+    /// Two shapes of valid Swift the grammar misreads, each leaving the rest of the tree right, are not
+    /// syntax errors; the same shapes with a real mistake in them are.
+    func testTheGrammarsKnownGapsAreNotSyntaxErrors() throws {
+        let valid = """
+            import SwiftUI
+
+            func upload(completion: @escaping (Result<Void, Error>) -> Void) {
+                completion(.success(()))
+                seal.fulfill( () )
+                let none: Void = ()
+            }
+
+            @available(iOS 17.0, macOS 14.0, *)
+            #Preview {
+                ThemedSpinner(size: 40)
+            }
+
+            """
+        let analysis = try RuleHarness.analysis(valid)
+        XCTAssertEqual(analysis.syntaxErrors.map { "\($0.line):\($0.column)" }, [])
+        XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), ["themed-spinner"])
+
+        for broken in ["func f() { completion(.success(( )) }\n", "func f() { seal.fulfill((x)) ) }\n", "@available(iOS 17.0, *\n#Preview { Text(\"a\") }\n",
+                       "func f() { let t = (1, ) + }\n"] {
+            XCTAssertFalse(try RuleHarness.analysis(broken).syntaxErrors.isEmpty, broken)
+        }
     }
 
     func testFindingsAreSortedByFileLineAndColumn() throws {

@@ -695,9 +695,10 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text(\n    model\n        .tips[index]\n)", true, true),
             ("Text(`tips`[index])", true, true),
             ("Text($0.tips[index])", true, true),
-            // The pinned grammar lets `*` and prefix operators bind tighter than a member: `(count * model).tips`.
-            ("Text(count * model.tips[index])", true, true),
-            ("Text(-model.tips[index])", true, true),
+            // The grammar lets `*` and prefix operators bind tighter than the subscript: `(count * model.tips)[index]`
+            // shows no element of `tips`; the lexer, which walks over the operator, pairs it (a "yes" for nothing).
+            ("Text(count * model.tips[index])", false, true),
+            ("Text(-model.tips[index])", false, true),
             ("Text(verbatim: tips[index])", false, false),
             ("Text(title, tableName: tips[index])", false, false),
             // Operators are walked over whole: an operand's subscript pairs too (a "yes" for nothing, never a wrong "no").
@@ -742,7 +743,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text(phase.message, bundle: .main)", true, true),
             ("Text(phase.`message`)", true, true),
             ("Text($0.phase.message)", true, true),
-            ("Text(rate * oven.phase.message)", true, true),
+            ("Text(rate * oven.phase.message)", false, true),  // `rate * (oven.phase.message)`: a product, not the property
             ("Text(phase.message.uppercased())", false, false),
             ("Text(phase.message ?? \"\")", false, false),
             ("Text(verbatim: phase.message)", false, false),
