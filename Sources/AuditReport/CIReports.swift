@@ -70,7 +70,7 @@ public enum JUnitReport {
                 if let replacement = finding.replacement { body += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
                 output += "      <failure type=\"\(escape(finding.ruleId))\" message=\"\(escape(finding.message))\">\(escape(body))</failure>\n"
             } else {
-                output += "      <skipped message=\"in the baseline\"/>\n"
+                output += "      <skipped message=\"\(escape(context.existingReason))\"/>\n"
             }
             output += "    </testcase>\n"
         }

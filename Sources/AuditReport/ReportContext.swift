@@ -9,8 +9,12 @@ public struct ReportContext {
     /// Formats read by CI systems (SARIF, GitHub) name files relative to the directory loadaudit ran
     /// in: run it from the repository root.
     public let currentDirectory: String
+    /// Whether a baseline file was read: findings in it are existing, entries no longer found are fixed.
+    public let readsBaseline: Bool
+    /// The git ref of `--diff-base`: findings on lines unchanged since it are existing.
+    public let diffBase: String?
     /// Whether a baseline or a diff base split findings into new and existing.
-    public let comparesToBaseline: Bool
+    public var comparesToBaseline: Bool { readsBaseline || diffBase != nil }
     /// The command that shrinks the baseline to what is left, for stale entries.
     public let ratchetCommand: String?
     /// The folder of the baseline file: stale entries' paths are relative to it.
@@ -18,15 +22,28 @@ public struct ReportContext {
 
     public init(
         result: ScanResult, rules: [RuleDescription], toolVersion: String, currentDirectory: String,
-        comparesToBaseline: Bool = false, ratchetCommand: String? = nil, baselineFolder: String? = nil
+        comparesToBaseline readsBaseline: Bool = false, diffBase: String? = nil, ratchetCommand: String? = nil, baselineFolder: String? = nil
     ) {
         self.baselineFolder = baselineFolder
         self.result = result
         self.rules = rules
         self.toolVersion = toolVersion
         self.currentDirectory = currentDirectory
-        self.comparesToBaseline = comparesToBaseline
+        self.readsBaseline = readsBaseline
+        self.diffBase = diffBase
         self.ratchetCommand = ratchetCommand
+    }
+
+    /// Why a new finding is new, for reports: "not in the baseline", "on lines changed since main".
+    public var newReason: String {
+        let changed = diffBase.map { "on lines changed since \($0)" }
+        return readsBaseline ? ["not in the baseline", changed].compactMap { $0 }.joined(separator: " and ") : changed ?? "new"
+    }
+
+    /// Why an existing finding does not fail: "in the baseline", "on lines unchanged since main".
+    public var existingReason: String {
+        let unchanged = diffBase.map { "on lines unchanged since \($0)" }
+        return readsBaseline ? ["in the baseline", unchanged].compactMap { $0 }.joined(separator: " or ") : unchanged ?? "existing"
     }
 
     public var newFindings: [Finding] { result.findings.filter { $0.baseline == .new } }

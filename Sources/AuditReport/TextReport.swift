@@ -31,11 +31,12 @@ public struct TextReport {
         let new = context.newFindings
         let existing = context.existingFindings
         if !new.isEmpty {
-            output += paint("NEW: \(plural(new.count, "finding")) not in the baseline (these fail the run)", .bold) + "\n\n"
+            output += paint("NEW: \(plural(new.count, "finding")) \(context.newReason) (these fail the run)", .bold) + "\n\n"
             for finding in new { output += block(for: finding) }
         }
         if !existing.isEmpty {
-            output += paint("Existing: \(plural(existing.count, "finding")) already in the baseline", .dim) + "\n"
+            let reason = context.diffBase == nil ? "already in the baseline" : context.existingReason
+            output += paint("Existing: \(plural(existing.count, "finding")) \(reason)", .dim) + "\n"
             for finding in existing {
                 output += paint("  \(finding.file):\(finding.start.line):\(finding.start.column): \(finding.ruleId) (\(finding.fix.rawValue))", .dim) + "\n"
             }
@@ -47,7 +48,8 @@ public struct TextReport {
             if let command = context.ratchetCommand { output += "Ratchet the baseline down with: \(command)\n" }
             output += "\n"
         }
-        output += "\(plural(new.count, "new finding")), \(existing.count) existing, \(result.staleEntries.count) fixed since the baseline (\(plural(result.filesScanned, "file")) scanned)\n"
+        let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
+        output += "\(plural(new.count, "new finding")), \(existing.count) existing\(fixed) (\(plural(result.filesScanned, "file")) scanned)\n"
         if result.filesWithParseErrors > 0 {
             output += "\(plural(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
         }

@@ -7,7 +7,7 @@ struct Baseline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baseline",
         abstract: "Record today's findings as accepted, so CI fails only on new ones.",
-        discussion: """
+        discussion: helpProse("""
         Writes every current finding to a baseline file (default: the `baseline:` of .loadaudit.yml, else
         .loadaudit-baseline.json in the scanned folder). The file is sorted, pretty and stable: it holds
         rule ids, paths relative to its own folder and fingerprints, never line numbers or timestamps, so
@@ -19,7 +19,7 @@ struct Baseline: ParsableCommand {
         EXAMPLES
           loadaudit baseline .
           loadaudit baseline --output ci/loadaudit-baseline.json App
-        """
+        """)
     )
 
     @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))

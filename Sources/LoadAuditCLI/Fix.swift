@@ -9,7 +9,7 @@ struct Fix: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fix",
         abstract: "Apply the replacements: safe ones by default, unsafe ones with --unsafe.",
-        discussion: """
+        discussion: helpProse("""
         Rewrites only the bytes of each deprecated call and the modifiers its replacement absorbs; every
         other byte (indentation, comments, line endings, a byte-order mark, the final newline) stays.
         Every rewritten file is parsed again first: a rewrite that would add a syntax error is refused and
@@ -23,15 +23,17 @@ struct Fix: ParsableCommand {
 
         EXIT CODES
           0  done (or, with --dry-run, nothing to change)
-          1  with --dry-run: there are changes; without: some files could not be fixed (see the summary)
+          1  with --dry-run: there are changes;
+             without: some files could not be fixed (see the summary)
           2  bad usage, a bad rules file, or an input path that cannot be read
 
         EXAMPLES
           loadaudit fix --dry-run ./App              Show what would change
-          loadaudit fix --dry-run ./App | git apply  The same as running fix, through git (from ./App)
+          cd App && loadaudit fix --dry-run . | git apply
+                                                     The same as fix, through git
           loadaudit fix ./App                        Apply the safe replacements
           loadaudit fix --unsafe --rule loading-overlay ./App
-        """
+        """)
     )
 
     @Argument(help: ArgumentHelp("Files or folders to fix.", valueName: "path"))

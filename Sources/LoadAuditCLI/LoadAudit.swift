@@ -19,27 +19,28 @@ public struct LoadAudit: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "loadaudit",
         abstract: "Audits a Swift codebase for deprecated loading indicators and names their replacements.",
-        discussion: """
+        discussion: helpProse("""
         loadaudit parses Swift sources with tree-sitter and reports every use of a deprecated loading
         component (ThemedSpinner, LoadingOverlay, raw ProgressView spinners, ...) with the replacement the
         migration table prescribes. Names in comments, strings and look-alike identifiers are never reported.
 
         EXAMPLES
-          loadaudit scan ./App                      Report every deprecated loading indicator in ./App
+          loadaudit scan ./App              Report every deprecated loading indicator
           loadaudit scan --format json ./App > report.json
           loadaudit scan --rule raw-progress-view Sources/Features
-          loadaudit fix --dry-run ./App             Show the safe rewrites as a unified diff
-          loadaudit fix ./App                       Apply them (--unsafe for the ones that need a glance)
-          loadaudit baseline .                      Accept today's findings; CI then fails only on new ones
-          loadaudit scan --baseline .loadaudit-baseline.json --format sarif --output loadaudit.sarif .
-          loadaudit rules                           List the rules, their fix class and replacement
-          loadaudit syntax View.swift               Print the syntax tree (for rule authors)
+          loadaudit fix --dry-run ./App     Show the safe rewrites as a unified diff
+          loadaudit fix ./App               Apply them (--unsafe: also those to review)
+          loadaudit baseline .              Accept today's findings: CI fails on new
+          loadaudit scan --baseline .loadaudit-baseline.json \\
+              --format sarif --output loadaudit.sarif .
+          loadaudit rules                   The rules, their fix class and replacement
+          loadaudit syntax View.swift       The syntax tree a rule sees
 
         EXIT CODES
           0  nothing at or above the failing severity (--fail-on, default: warning)
           1  findings at or above the failing severity
           2  bad usage, a bad rules file, or an input path that cannot be read
-        """,
+        """),
         version: loadauditVersion,
         subcommands: [Scan.self, Fix.self, Baseline.self, Rules.self, Syntax.self],
         defaultSubcommand: Scan.self
@@ -52,6 +53,10 @@ public struct LoadAudit: ParsableCommand {
         CurrentTerminal.terminal = terminal
         if let command = arguments.first, ["scan", "fix", "baseline", "rules"].contains(command), !arguments.contains("--rules") {
             RuleSet.prepareBuiltIn()
+        }
+        if let mistake = commandMistake(in: arguments, currentDirectory: terminal.currentDirectory) {
+            terminal.error(mistake)
+            return ExitStatus.usage.rawValue
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -73,6 +78,59 @@ public struct LoadAudit: ParsableCommand {
             return ExitStatus.usage.rawValue
         }
     }
+}
+
+extension LoadAudit {
+    static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
+
+    /// What ArgumentParser would take the wrong way: `help nope` (it prints the overall help and exits
+    /// 0), and a mistyped command (`scna`), which, `scan` being the default, it reads as a path that
+    /// does not exist. Nil when the arguments are fine, or are a path that exists.
+    static func commandMistake(in arguments: [String], currentDirectory: String) -> String? {
+        guard let first = arguments.first else { return nil }
+        if first == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-"), !commandNames.contains(arguments[1]) else { return nil }
+            return "help: no command '\(arguments[1])'; the commands are \(commandNames.joined(separator: ", "))"
+        }
+        guard !first.hasPrefix("-"), !commandNames.contains(first), !first.contains("/"), !first.contains(".") else { return nil }
+        guard !FileManager.default.fileExists(atPath: currentDirectory + "/" + first) else { return nil }
+        guard let nearest = commandNames.min(by: { editDistance(first, $0) < editDistance(first, $1) }),
+              editDistance(first, nearest) <= 2 else { return nil }
+        return "\(first): no such file or directory, nor a command; did you mean '\(nearest)'?"
+    }
+
+    /// The Levenshtein distance of two words: the fewest insertions, deletions and substitutions.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, character) in a.enumerated() {
+            var current = [i + 1]
+            for j in b.indices {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == b[j] ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+/// Help prose written with line breaks for the source's sake, made one line per paragraph, so that
+/// ArgumentParser wraps it at the terminal's width (80 columns when piped) instead of breaking it
+/// wherever the source did. Blank lines separate paragraphs; a line that starts with a space (an
+/// example, a table row) or a heading in capitals stays a line of its own.
+func helpProse(_ text: String) -> String {
+    var lines: [String] = []
+    var joining = false
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        let ownLine = line.isEmpty || line.first == " " || line == line.uppercased()
+        if !ownLine, joining, let last = lines.popLast() {
+            lines.append(last + " " + line)
+        } else {
+            lines.append(line)
+        }
+        joining = !ownLine
+    }
+    return lines.joined(separator: "\n")
 }
 
 /// An error the user can act on; printed as one line, exit code 2.

@@ -7,22 +7,21 @@ struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List the rules: id, severity, fix class, component and replacement.",
-        discussion: """
+        discussion: helpProse("""
         Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
         to check a rules file you are writing. The format is documented in rules/README.md.
 
         EXAMPLES
           loadaudit rules
           loadaudit rules --rules design-system.yml
-        """
+        """)
     )
 
-    @OptionGroup var project: ProjectOptions
+    @OptionGroup var rules: RuleOptions
 
     func run() throws {
-        let session = try Session(project, paths: [])
-        let ruleSet = session.ruleSet
-        let terminal = session.terminal
+        let (_, ruleSet) = try Session.loadRules(rules, paths: [])
+        let terminal = CurrentTerminal.terminal
         let idWidth = ruleSet.rules.map(\.id.count).max() ?? 0
         for rule in ruleSet.rules {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
@@ -42,14 +41,14 @@ struct Syntax: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syntax",
         abstract: "Print the syntax tree of a Swift file, as the rules see it.",
-        discussion: """
+        discussion: helpProse("""
         One node per line, indented, with its field name, kind, position (line:column) and, for leaves,
         the text. A node the parser could not read is ERROR; one it had to invent to go on (a zero-width
         token the code lacks) is marked MISSING. Useful when a rule does not match what you expect.
 
         EXAMPLE
           loadaudit syntax Features/Games/GamesHistoryView.swift
-        """
+        """)
     )
 
     @Argument(help: ArgumentHelp("The Swift file.", valueName: "file"))

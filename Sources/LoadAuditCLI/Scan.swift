@@ -21,7 +21,7 @@ struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Report deprecated loading indicators and their replacements.",
-        discussion: """
+        discussion: helpProse("""
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
         Carthage, DerivedData, .swiftpm and SourcePackages, what .gitignore ignores inside a git work tree,
         and what .loadaudit.yml excludes. A file named on the command line is always scanned.
@@ -48,10 +48,11 @@ struct Scan: ParsableCommand {
         EXAMPLES
           loadaudit scan ./App
           loadaudit scan --format json ./App > loadaudit.json
-          loadaudit scan --baseline .loadaudit-baseline.json --format sarif --output loadaudit.sarif .
+          loadaudit scan --baseline .loadaudit-baseline.json \\
+              --format sarif --output loadaudit.sarif .
           loadaudit scan --diff-base origin/main --format github .
           loadaudit scan --rules design-system.yml --fail-on error Sources
-        """
+        """)
     )
 
     @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))
@@ -129,7 +130,8 @@ struct Scan: ParsableCommand {
                 message: UnusedSuppressionRule.message, help: "A loadaudit:ignore comment that silences nothing, or names no rule.", helpURI: nil)],
             toolVersion: loadauditVersion,
             currentDirectory: terminal.currentDirectory,
-            comparesToBaseline: baselinePath != nil || diffBase != nil,
+            comparesToBaseline: baselinePath != nil,
+            diffBase: diffBase,
             ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(paths.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
             baselineFolder: baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
@@ -149,7 +151,7 @@ struct Scan: ParsableCommand {
             } catch {
                 throw CommandFailure(message: "\(output): cannot write the report (\(error.localizedDescription))")
             }
-            terminal.write(oneLineSummary(result, comparesToBaseline: context.comparesToBaseline) + " Report: \(output)\n")
+            terminal.write(oneLineSummary(result, context) + " Report: \(output)\n")
         } else {
             terminal.write(format.render(context, colour: terminal.wantsColour(color), lines: lines))
         }
@@ -161,10 +163,11 @@ struct Scan: ParsableCommand {
         }
     }
 
-    private func oneLineSummary(_ result: ScanResult, comparesToBaseline: Bool) -> String {
+    private func oneLineSummary(_ result: ScanResult, _ context: ReportContext) -> String {
         let new = result.newFindings.count
-        if comparesToBaseline {
-            return "loadaudit: \(new) new, \(result.findings.count - new) existing, \(result.staleEntries.count) fixed since the baseline (\(result.filesScanned) files)."
+        if context.comparesToBaseline {
+            let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
+            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed) (\(result.filesScanned) files)."
         }
         return "loadaudit: \(result.findings.count) findings in \(result.filesScanned) files."
     }

@@ -6,8 +6,8 @@ import AuditRules
 import AuditScan
 import Foundation
 
-/// Options every command that reads a project shares: rules, configuration, ignore files.
-struct ProjectOptions: ParsableArguments {
+/// The options that choose the rules: rules files, rule ids, the configuration file.
+struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("rules"), help: ArgumentHelp(
         "A rules file to use instead of the built-in loading-migration rules (repeat to merge several).",
         valueName: "file"))
@@ -21,6 +21,11 @@ struct ProjectOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-config"), help: "Ignore .loadaudit.yml files.")
     var noConfig = false
+}
+
+/// Options every command that reads a project shares: the rules, then how files are found and cached.
+struct ProjectOptions: ParsableArguments {
+    @OptionGroup var rules: RuleOptions
 
     @Flag(name: .customLong("no-gitignore"), help: "Read files even when .gitignore ignores them.")
     var noGitignore = false
@@ -46,33 +51,9 @@ struct Session {
         terminal = CurrentTerminal.terminal
         let cwd = terminal.currentDirectory
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
-        do {
-            var configPath: String?
-            if let explicit = options.config {
-                configPath = absolute(explicit)
-                guard FileManager.default.fileExists(atPath: configPath!) else {
-                    throw CommandFailure(message: "\(explicit): no such configuration file")
-                }
-            } else if !options.noConfig {
-                configPath = ProjectConfig.find(from: absolute(paths.first ?? "."))
-            }
-            let config = try configPath.map(ProjectConfig.load)
-            var ruleSet = RuleSet()
-            if !options.rulesFiles.isEmpty {
-                ruleSet = try RuleSet.load(files: options.rulesFiles.map(absolute))
-            } else if config?.builtInRules ?? true {
-                ruleSet = RuleSet.builtIn()
-            }
-            if let config, !config.rulesFiles.isEmpty {
-                try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
-            }
-            if let config { try config.apply(to: &ruleSet) }
-            ruleSet = try ruleSet.selecting(options.ruleIds)
-            self.config = config
-            self.ruleSet = ruleSet
-        } catch let error as RulesFileError {
-            throw CommandFailure(message: error.description)
-        }
+        let (config, ruleSet) = try Self.loadRules(options.rules, paths: paths)
+        self.config = config
+        self.ruleSet = ruleSet
         let admits: @Sendable (String) -> Bool = { [config] path in config?.admits(path) ?? true }
         var cache: ResultCache?
         if options.cache || options.cacheDir != nil {
@@ -99,6 +80,39 @@ struct Session {
             }
         }
         self.scanner = scanner
+    }
+
+    /// The configuration (the nearest `.loadaudit.yml` at or above the first path, unless told
+    /// otherwise) and the rules it and the options choose.
+    static func loadRules(_ options: RuleOptions, paths: [String]) throws -> (ProjectConfig?, RuleSet) {
+        let cwd = CurrentTerminal.terminal.currentDirectory
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+        do {
+            var configPath: String?
+            if let explicit = options.config {
+                configPath = absolute(explicit)
+                guard FileManager.default.fileExists(atPath: configPath!) else {
+                    throw CommandFailure(message: "\(explicit): no such configuration file")
+                }
+            } else if !options.noConfig {
+                configPath = ProjectConfig.find(from: absolute(paths.first ?? "."))
+            }
+            let config = try configPath.map(ProjectConfig.load)
+            var ruleSet = RuleSet()
+            if !options.rulesFiles.isEmpty {
+                ruleSet = try RuleSet.load(files: options.rulesFiles.map(absolute))
+            } else if config?.builtInRules ?? true {
+                ruleSet = RuleSet.builtIn()
+            }
+            if let config, !config.rulesFiles.isEmpty {
+                try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
+            }
+            if let config { try config.apply(to: &ruleSet) }
+            ruleSet = try ruleSet.selecting(options.ruleIds)
+            return (config, ruleSet)
+        } catch let error as RulesFileError {
+            throw CommandFailure(message: error.description)
+        }
     }
 
     /// Scans, fingerprints, and reports problems on standard error.

@@ -39,6 +39,34 @@ final class BaselineTextReportTests: XCTestCase {
         """)
     }
 
+    /// With --diff-base and no baseline file, the reports say what splits the findings: changed lines,
+    /// not a baseline that was never read.
+    func testADiffBaseWithoutABaselineSpeaksOfChangedLines() {
+        let findings = [F.multiEditFinding, F.existingFinding]
+        let context = ReportContext(
+            result: F.result(findings: findings, staleEntries: [], filesScanned: 2), rules: F.rules, toolVersion: "1.2.3",
+            currentDirectory: F.currentDirectory, diffBase: "origin/main"
+        )
+        XCTAssertTrue(context.comparesToBaseline)
+        let text = ReportFormat.text.render(context)
+        XCTAssertTrue(text.hasPrefix("NEW: 1 finding on lines changed since origin/main (these fail the run)\n"), text)
+        XCTAssertTrue(text.contains("\nExisting: 1 finding on lines unchanged since origin/main\n"), text)
+        XCTAssertTrue(text.hasSuffix("\n1 new finding, 1 existing (2 files scanned)\n"), text)
+        XCTAssertFalse(text.contains("baseline"), text)
+        let junit = ReportFormat.junit.render(context)
+        XCTAssertTrue(junit.contains("<skipped message=\"on lines unchanged since origin/main\"/>"), junit)
+        XCTAssertFalse(junit.contains("baseline"), junit)
+
+        let both = ReportContext(
+            result: F.result(findings: findings, staleEntries: [], filesScanned: 2), rules: F.rules, toolVersion: "1.2.3",
+            currentDirectory: F.currentDirectory, comparesToBaseline: true, diffBase: "origin/main"
+        )
+        let bothText = ReportFormat.text.render(both)
+        XCTAssertTrue(bothText.hasPrefix("NEW: 1 finding not in the baseline and on lines changed since origin/main (these fail the run)\n"), bothText)
+        XCTAssertTrue(bothText.contains("\nExisting: 1 finding in the baseline or on lines unchanged since origin/main\n"), bothText)
+        XCTAssertTrue(bothText.hasSuffix("\n1 new finding, 1 existing, 0 fixed since the baseline (2 files scanned)\n"), bothText)
+    }
+
     func testPluralsAndNoRatchetCommand() {
         let context = ReportContext(
             result: F.result(findings: [F.multiEditFinding], staleEntries: [F.staleEntry, F.staleEntry], filesScanned: 1),
