@@ -62,19 +62,40 @@ public struct TextReport {
         if let source = lines(finding.file, finding.start.line) {
             let gutter = String(finding.start.line)
             let blank = String(repeating: " ", count: gutter.count)
-            let characters = Array(source.unicodeScalars)
-            let startIndex = min(max(finding.start.column - 1, 0), characters.count)
-            let endIndex = finding.end.line == finding.start.line ? min(max(finding.end.column - 1, startIndex + 1), characters.count) : characters.count
+            let line = Self.window(Array(source.unicodeScalars), start: finding.start.column - 1,
+                                   end: finding.end.line == finding.start.line ? finding.end.column - 1 : nil)
+            let characters = line.characters
+            let startIndex = line.start, endIndex = line.end
             // Tabs stay tabs in the padding so the caret lines up under tab-indented code.
             let padding = String(String.UnicodeScalarView(characters[..<startIndex].map { $0 == "\t" ? "\t" : " " }))
             let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
-            text += " \(gutter) | \(source)\n"
+            text += " \(gutter) | \(String(String.UnicodeScalarView(characters)))\n"
             text += " \(blank) | \(padding)\(paint(marker, .green))\n"
             text += " \(blank) = \(fixLine(finding))\n"
         } else {
             text += "   = \(fixLine(finding))\n"
         }
         return text + "\n"
+    }
+
+    /// How much of a source line a finding shows: all of it up to this many characters; of a longer
+    /// line (minified or generated code, a one-line file of megabytes) a window around the span, cut
+    /// with "…" at either end.
+    static let widestLineShown = 200
+
+    /// The characters of the line to show, with the span's start and end (end: the span's end on this
+    /// line, nil when the span goes on past it) as indices into them.
+    static func window(_ line: [Unicode.Scalar], start: Int, end: Int?) -> (characters: [Unicode.Scalar], start: Int, end: Int) {
+        let start = min(max(start, 0), line.count)
+        let end = end.map { min(max($0, start + 1), line.count) } ?? line.count
+        guard line.count > widestLineShown else { return (line, start, end) }
+        let context = 40
+        let from = max(0, start - context)
+        let to = min(line.count, from + widestLineShown, max(end, start + 1) + context)
+        let head: [Unicode.Scalar] = from > 0 ? ["…"] : []
+        let tail: [Unicode.Scalar] = to < line.count ? ["…"] : []
+        let shown = head + line[from..<to] + tail
+        return (shown, start - from + head.count, min(end, to) - from + head.count)
     }
 
     private func fixLine(_ finding: Finding) -> String {

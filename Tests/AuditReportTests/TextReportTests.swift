@@ -30,6 +30,29 @@ final class TextReportBlockTests: XCTestCase {
         Array(output.components(separatedBy: "\n\n")[0].components(separatedBy: "\n"))
     }
 
+    /// A line of megabytes (minified or generated code) is shown as a window around the span, not
+    /// whole for each finding on it; the caret still points at the span.
+    func testAVeryLongLineIsShownAsAWindowAroundTheSpan() {
+        let filler = String(repeating: "let x = 1; ", count: 300_000)
+        let line = filler + "let b = ProgressView(); " + filler
+        let column = filler.count + 9
+        let lines = blockLines(render(finding(column: column, endColumn: column + 14), line: line))
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertLessThanOrEqual(lines[1].count, 220, lines[1])
+        XCTAssertTrue(lines[1].hasPrefix(" 12 | …"), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix("…"), lines[1])
+        let caret = lines[2].firstIndex(of: "^").map { lines[2].distance(from: lines[2].startIndex, to: $0) }
+        let span = lines[1].range(of: "ProgressView()").map { lines[1].distance(from: lines[1].startIndex, to: $0.lowerBound) }
+        XCTAssertEqual(caret, span)
+        XCTAssertTrue(lines[2].hasSuffix(" ^~~~~~~~~~~~~~"), lines[2])
+        // At a line's start, no "…" before; a line of 200 characters is shown whole.
+        let start = blockLines(render(finding(column: 1, endColumn: 15), line: "ProgressView()" + filler))
+        XCTAssertTrue(start[1].hasPrefix(" 12 | ProgressView()let x"), start[1])
+        XCTAssertEqual(start[2], "    | ^~~~~~~~~~~~~~")
+        let whole = String(repeating: "a", count: 186) + "ProgressView()"
+        XCTAssertEqual(blockLines(render(finding(column: 187, endColumn: 201), line: whole))[1], " 12 | " + whole)
+    }
+
     func testSafeFindingBlock() {
         let output = render(finding(column: 9, endColumn: 23), line: "        ProgressView()")
         XCTAssertEqual(blockLines(output), [
