@@ -25,6 +25,8 @@ public struct ProjectConfig: Equatable {
     public var baseline: String?
     /// nil means `never`.
     public var failOn: Severity?? = nil
+    /// Which include and exclude patterns have matched a file so far.
+    private let patternUse = PatternUse()
 
     public init(path: String) {
         self.path = path
@@ -63,7 +65,9 @@ public struct ProjectConfig: Equatable {
         func globs(_ key: String) throws -> [Glob] {
             guard let node = fields[key] else { return [] }
             return try reader.stringList(node, key).map { pattern in
-                do { return try Glob(pattern) } catch { throw reader.error(node, "\(key): invalid pattern '\(pattern)'") }
+                do { return try Glob(pattern) } catch {
+                    throw reader.error(node, "\(key): invalid pattern '\(pattern)'\((error as? Glob.SyntaxError).map { ": \($0)" } ?? "")")
+                }
             }
         }
         config.include = try globs("include")
@@ -105,14 +109,48 @@ public struct ProjectConfig: Equatable {
     }
 
     /// Whether a walked file (absolute path) is in scope: included (or no include list) and not excluded.
+    /// Notes which patterns matched a file (`unmatchedPatterns`); safe to call from several threads.
     public func admits(_ absolutePath: String) -> Bool {
         let relative = RelativePaths.relative(absolutePath, to: folder)
-        if !include.isEmpty, !include.contains(where: { $0.matches(relative) }) { return false }
-        return !exclude.contains { $0.matches(relative) }
+        let included = include.indices.filter { include[$0].matches(relative) }
+        if !include.isEmpty, included.isEmpty { return false }
+        let excluded = exclude.indices.filter { exclude[$0].matches(relative) }
+        patternUse.note(included: included, excluded: excluded)
+        return excluded.isEmpty
+    }
+
+    /// The include and exclude patterns that no walked file matched (an exclude: no included file), as
+    /// "include: 'pattern'": a pattern that matches nothing is a mistake, not a choice. Meaningful after
+    /// a walk of the configuration's whole folder.
+    public var unmatchedPatterns: [String] {
+        let (included, excluded) = patternUse.matched
+        return include.indices.filter { !included.contains($0) }.map { "include: '\(include[$0].pattern)'" }
+            + exclude.indices.filter { !excluded.contains($0) }.map { "exclude: '\(exclude[$0].pattern)'" }
     }
 
     public static func == (lhs: ProjectConfig, rhs: ProjectConfig) -> Bool {
         lhs.path == rhs.path
+    }
+}
+
+/// The indices of the patterns that matched, noted from the threads that walk folders.
+private final class PatternUse: @unchecked Sendable {
+    private let lock = NSLock()
+    private var included: Set<Int> = []
+    private var excluded: Set<Int> = []
+
+    func note(included newlyIncluded: [Int], excluded newlyExcluded: [Int]) {
+        guard !newlyIncluded.isEmpty || !newlyExcluded.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        included.formUnion(newlyIncluded)
+        excluded.formUnion(newlyExcluded)
+    }
+
+    var matched: (included: Set<Int>, excluded: Set<Int>) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (included, excluded)
     }
 }
 
@@ -123,20 +161,44 @@ enum RelativePaths {
     }
 }
 
-/// A path pattern: `*` and `?` within a path component, `**` across components. A pattern without a
-/// slash matches a file or folder name at any depth; a pattern that matches a folder matches all in it.
+/// A path pattern, relative to the configuration's folder (a leading `./` or `/` changes nothing):
+/// - `*` any characters within a path component, `?` one character, `**` any number of components;
+/// - `[abc]`, `[a-z]`, `[!abc]` (or `[^abc]`) one character of (or not of) a class;
+/// - `{Views,Models}` one of several alternatives, which may hold patterns themselves;
+/// - `\\` before a character takes it literally.
+/// A pattern without a slash matches a file or folder name at any depth; a pattern that matches a
+/// folder matches all in it. Negation (`!pattern`) is not supported: it is rejected, never ignored.
 public struct Glob: Equatable {
     public let pattern: String
     private let regex: NSRegularExpression
 
+    public struct SyntaxError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     public init(_ pattern: String) throws {
         self.pattern = pattern
-        var body = pattern.hasSuffix("/") ? String(pattern.dropLast()) : pattern
-        if !body.contains("/") { body = "**/" + body }
+        if pattern.hasPrefix("!") {
+            throw SyntaxError(description: "negation ('!') is not supported: list what to scan in include and what to leave out in exclude")
+        }
+        var body = pattern
+        while body.hasPrefix("./") { body.removeFirst(2) }
+        if body.hasSuffix("/") { body.removeLast() }
         if body.hasPrefix("/") { body.removeFirst() }
-        var regex = "^"
+        if body.isEmpty || body == "." { throw SyntaxError(description: "an empty pattern matches nothing") }
+        if !body.contains("/") { body = "**/" + body }
         var characters = Array(body)[...]
-        while let character = characters.popFirst() {
+        let translated = try Self.translate(&characters, insideBraces: false)
+        self.regex = try NSRegularExpression(pattern: "^" + translated + "(?:/.*)?$")
+    }
+
+    /// The regular expression for the pattern's characters, up to the end (or, inside braces, up to
+    /// the `,` or `}` that ends the alternative, left unconsumed).
+    private static func translate(_ characters: inout ArraySlice<Character>, insideBraces: Bool) throws -> String {
+        var regex = ""
+        while let character = characters.first {
+            if insideBraces, character == "," || character == "}" { return regex }
+            characters.removeFirst()
             switch character {
             case "*":
                 if characters.first == "*" {
@@ -150,12 +212,52 @@ public struct Glob: Equatable {
                 } else {
                     regex += "[^/]*"
                 }
-            case "?": regex += "[^/]"
-            default: regex += NSRegularExpression.escapedPattern(for: String(character))
+            case "?":
+                regex += "[^/]"
+            case "[":
+                regex += try characterClass(&characters)
+            case "{":
+                var alternatives: [String] = []
+                while true {
+                    alternatives.append(try translate(&characters, insideBraces: true))
+                    guard let separator = characters.popFirst() else { throw SyntaxError(description: "a '{' is never closed") }
+                    if separator == "}" { break }
+                }
+                regex += "(?:" + alternatives.joined(separator: "|") + ")"
+            case "}" where !insideBraces:
+                throw SyntaxError(description: "a '}' closes no '{'")
+            case "\\":
+                guard let literal = characters.popFirst() else { throw SyntaxError(description: "a '\\' ends the pattern") }
+                regex += NSRegularExpression.escapedPattern(for: String(literal))
+            default:
+                regex += NSRegularExpression.escapedPattern(for: String(character))
             }
         }
-        regex += "(?:/.*)?$"
-        self.regex = try NSRegularExpression(pattern: regex)
+        return regex
+    }
+
+    /// `[...]` after its `[`: one character of the class (never a `/`). A `]` right after the `[` (or
+    /// `[!`) is a member; `-` between two members makes a range.
+    private static func characterClass(_ characters: inout ArraySlice<Character>) throws -> String {
+        var negated = false
+        if characters.first == "!" || characters.first == "^" {
+            negated = true
+            characters.removeFirst()
+        }
+        var members = ""
+        var count = 0
+        while let character = characters.popFirst() {
+            if character == "]", count > 0 {
+                return negated ? "[^/" + members + "]" : "(?!/)[" + members + "]"
+            }
+            if character == "-", count > 0, let next = characters.first, next != "]" {
+                members += "-"
+            } else {
+                members += character.isLetter || character.isNumber ? String(character) : "\\" + String(character)
+            }
+            count += 1
+        }
+        throw SyntaxError(description: "a '[' is never closed")
     }
 
     public func matches(_ relativePath: String) -> Bool {

@@ -109,6 +109,12 @@ struct Session {
             }
             if let config { try config.apply(to: &ruleSet) }
             ruleSet = try ruleSet.selecting(options.ruleIds)
+            if ruleSet.rules.isEmpty {
+                if let config, !config.builtInRules, options.rulesFiles.isEmpty, config.rulesFiles.isEmpty {
+                    throw CommandFailure(message: "\(RelativePath.from(cwd, to: config.path)): built-in-rules is false and no rules file is named: no rule would run")
+                }
+                throw CommandFailure(message: "no rule would run: every rule is switched off")
+            }
             return (config, ruleSet)
         } catch let error as RulesFileError {
             throw CommandFailure(message: error.description)
@@ -129,10 +135,26 @@ struct Session {
         for problem in result.problems {
             terminal.warning(problem.summary)
         }
+        try checkPatternsMatched(paths)
         if result.filesScanned == 0 && result.problems.isEmpty {
             terminal.warning("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
         }
         return result
+    }
+
+    /// After a walk of the configuration's whole folder, an include or exclude pattern that matched no
+    /// file is a mistake (`./Features/**` written for `Features/**` in older versions, a misspelt
+    /// folder): stop, naming it, rather than pass CI having scanned nothing, or everything.
+    private func checkPatternsMatched(_ paths: [String]) throws {
+        guard let config else { return }
+        let cwd = terminal.currentDirectory
+        let walked = (paths.isEmpty ? ["."] : paths).map { URL(fileURLWithPath: $0.hasPrefix("/") ? $0 : cwd + "/" + $0).standardizedFileURL.path }
+        let folder = URL(fileURLWithPath: config.folder).standardizedFileURL.path
+        guard walked.contains(where: { folder == $0 || folder.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return }
+        let unmatched = config.unmatchedPatterns
+        guard !unmatched.isEmpty else { return }
+        let file = RelativePath.from(cwd, to: config.path)
+        throw CommandFailure(message: "\(file): \(unmatched.joined(separator: ", ")) \(unmatched.count == 1 ? "matches" : "match") no .swift file")
     }
 
     /// The folder a default baseline lives in: the one folder scanned, or the current directory.

@@ -96,9 +96,54 @@ final class ProjectConfigTests: XCTestCase {
             ("App/*.swift", "App/Sub/A.swift", false), ("App/**/*.swift", "App/Sub/Deeper/A.swift", true), ("App/**", "App/A.swift", true),
             ("Generated", "App/Generated/A.swift", true), ("Generated/", "Generated/A.swift", true), ("?.swift", "AB.swift", false),
             ("App", "Application/A.swift", false), ("**/Tests/**", "Pkg/Tests/A.swift", true),
+            // A leading ./ or / is the configuration's folder.
+            ("./Features/**", "Features/Games/A.swift", true), ("./Features/**", "Other/Features/A.swift", false),
+            ("/Features", "Features/A.swift", true), ("././App/*.swift", "App/A.swift", true),
+            // Classes, ranges, negated classes; never a slash.
+            ("[TG]*.swift", "Trips.swift", true), ("[TG]*.swift", "Maps.swift", false), ("V[0-9].swift", "V7.swift", true),
+            ("V[!0-9].swift", "V7.swift", false), ("V[^0-9].swift", "Vx.swift", true), ("a[/]b", "a/b", false),
+            ("[]x].swift", "].swift", true), ("[a-]", "-", true),
+            // Braces: alternatives, which may hold patterns; nested.
+            ("{Views,Models}/**", "Models/A.swift", true), ("{Views,Models}/**", "Controllers/A.swift", false),
+            ("App/{*View,Cells/**}.swift", "App/HomeView.swift", true), ("App/{*View,Cells/**}.swift", "App/Cells/Deep/A.swift", true),
+            ("{a,{b,c}}.swift", "c.swift", true), ("{a,}x.swift", "x.swift", true),
+            // A backslash takes the next character literally.
+            ("\\*.swift", "*.swift", true), ("\\*.swift", "A.swift", false), ("a\\[b].swift", "a[b].swift", true),
         ]
         for (pattern, path, expected) in cases {
             XCTAssertEqual(try Glob(pattern).matches(path), expected, "\(pattern) vs \(path)")
         }
+    }
+
+    /// What the pattern syntax does not support is refused with the reason, never matched as text.
+    func testPatternsThatCannotWorkAreErrors() throws {
+        let cases: [(String, String)] = [
+            ("!Legacy/**", "negation ('!') is not supported: list what to scan in include and what to leave out in exclude"), ("Legacy/[ab", "a '[' is never closed"),
+            ("{Views,Models/**", "a '{' is never closed"), ("Views}/**", "a '}' closes no '{'"),
+            ("./", "an empty pattern matches nothing"), ("Views\\", "a '\\' ends the pattern"),
+        ]
+        for (pattern, reason) in cases {
+            XCTAssertThrowsError(try Glob(pattern), pattern) { error in
+                XCTAssertEqual("\(error)", reason, pattern)
+            }
+            let path = try write("exclude:\n  - \"\(pattern.replacingOccurrences(of: "\\", with: "\\\\"))\"\n")
+            XCTAssertThrowsError(try ProjectConfig.load(path), pattern) { error in
+                XCTAssertEqual((error as? RulesFileError)?.line, 2, "\(error)")
+                XCTAssertTrue("\(error)".contains("exclude: invalid pattern '\(pattern)': \(reason)"), "\(error)")
+            }
+        }
+    }
+
+    /// Which patterns matched a file, as the scan's walk asks, from several threads at once.
+    func testItKnowsWhichPatternsMatchedNothing() throws {
+        let config = try ProjectConfig.load(try write("include: [\"Features/**\", \"Featurs/**\"]\nexclude: [\"**/Generated\", \"Legacy\"]\n"))
+        let folder = config.folder
+        XCTAssertEqual(config.unmatchedPatterns, ["include: 'Features/**'", "include: 'Featurs/**'", "exclude: '**/Generated'", "exclude: 'Legacy'"])
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            _ = config.admits(folder + "/Features/F\(index).swift")
+            _ = config.admits(folder + "/Features/Generated/G\(index).swift")
+        }
+        XCTAssertFalse(config.admits(folder + "/Legacy/Old.swift"), "not included: the exclude is not asked")
+        XCTAssertEqual(config.unmatchedPatterns, ["include: 'Featurs/**'", "exclude: 'Legacy'"])
     }
 }

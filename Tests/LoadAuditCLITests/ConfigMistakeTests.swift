@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// A `.loadaudit.yml` mistake must fail CI with the pattern or key named, never pass having scanned
+/// nothing (or everything) or run no rule.
+final class ConfigMistakeTests: XCTestCase {
+    let spinner = "import SwiftUI\nstruct V: View { var body: some View { ProgressView() } }\n"
+
+    func project(config: String) throws -> TemporaryTree {
+        try TemporaryTree([
+            ".loadaudit.yml": config, "Features/Games/Games.swift": spinner, "Features/Trips/Trips.swift": spinner,
+            "Legacy/Old.swift": spinner,
+        ])
+    }
+
+    func testAPatternThatMatchesNoFileStopsTheRun() throws {
+        let cases: [(String, String)] = [
+            ("include: [\"Featurs/**\"]\n", "include: 'Featurs/**' matches no .swift file"),
+            ("exclude: [\"Legacy/Generated/**\"]\n", "exclude: 'Legacy/Generated/**' matches no .swift file"),
+            ("include: [\"Features/**\", \"Nope\"]\nexclude: [\"Gone\"]\n", "include: 'Nope', exclude: 'Gone' match no .swift file"),
+        ]
+        for (config, message) in cases {
+            let tree = try project(config: config)
+            for command in [["scan", "."], ["baseline", "--output", "b.json", "."]] {
+                let run = CLIRun(command, in: tree.path)
+                XCTAssertEqual(run.status, 2, "\(command) \(config)")
+                XCTAssertTrue(run.errors.contains("loadaudit: error: .loadaudit.yml: \(message)\n"), run.errors)
+                XCTAssertEqual(run.output, "", "no report of a scan the configuration got wrong")
+            }
+        }
+    }
+
+    /// A pattern is relative to the configuration's folder, `./` or not; a scan of a subfolder does not
+    /// judge patterns that point elsewhere.
+    func testPatternsWrittenTheUsualWaysWork() throws {
+        for config in ["include: [\"./Features/**\"]\n", "include: [\"{Features,Legacy}/**\"]\nexclude: [\"[L]egacy\"]\n"] {
+            let tree = try project(config: config)
+            let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
+            XCTAssertEqual(run.status, 1, run.errors)
+            XCTAssertTrue(run.output.contains("\"filesScanned\" : 2"), run.output)
+            XCTAssertFalse(run.output.contains("Legacy/Old.swift"), run.output)
+        }
+        let tree = try project(config: "exclude: [\"Legacy\"]\n")
+        let run = CLIRun(["scan", "Features/Games"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertFalse(run.errors.contains("matches no"), run.errors)
+    }
+
+    func testNoRuleToRunIsAnError() throws {
+        let tree = try project(config: "built-in-rules: false\n")
+        for command in [["scan", "."], ["rules"], ["fix", "--dry-run", "."]] {
+            let run = CLIRun(command, in: tree.path)
+            XCTAssertEqual(run.status, 2, "\(command)")
+            XCTAssertEqual(run.errors, "loadaudit: error: .loadaudit.yml: built-in-rules is false and no rules file is named: no rule would run\n")
+        }
+        let rules = try TemporaryTree(["team.yml": "rules:\n  - id: old-spinner\n    component: OldSpinner\n    message: Use LoadingSpinner.\n"])
+        let withRules = CLIRun(["scan", "--rules", rules.path + "/team.yml", "."], in: tree.path)
+        XCTAssertEqual(withRules.status, 0, withRules.errors)
+    }
+}
