@@ -270,6 +270,10 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     static func enumCases(in body: Node) -> [String] {
         var names: [String] = []
         for entry in body.namedChildren where entry.type == "enum_entry" && !entry.hasError {
+            // Error recovery can start the keyword inside a longer word (`foocase a` reads as `foo`, an
+            // error, then `case a`): broken code, whose cases are no evidence (fuzz/regressions/
+            // word-glued-before-case.swift), and which the prefilter's lexer does not take for a case.
+            guard entry.children.first(where: { $0.type == "case" }).map(isWholeWord) ?? false else { continue }
             // The cases' names, not their raw values (`case idle = "idle"`).
             names += entry.children(byField: "name").filter { $0.type == "simple_identifier" && isWholeWord($0) }.map(\.text)
         }
