@@ -18,9 +18,17 @@ public struct GitChanges {
     public let mergeBase: String
 
     public static func since(_ reference: String, in folder: String) throws -> GitChanges {
-        guard let top = try? Git.run(["rev-parse", "--show-toplevel"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines), !top.isEmpty else {
-            throw GitChangesError(problem: "--diff-base needs a git work tree, and \(folder) is not in one")
+        let top: String
+        do {
+            top = try Git.run(["rev-parse", "--show-toplevel"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch let error as GitChangesError {
+            if error.problem.contains("not a git repository") {
+                throw GitChangesError(problem: "--diff-base needs a git work tree, and \(folder) is not in one")
+            }
+            // git's own words: not installed, `detected dubious ownership in repository at ...`.
+            throw GitChangesError(problem: "--diff-base: \(error.problem.split(separator: "\n").first.map(String.init) ?? error.problem)")
         }
+        guard !top.isEmpty else { throw GitChangesError(problem: "--diff-base needs a git work tree, and \(folder) is not in one") }
         guard (try? Git.run(["rev-parse", "--verify", "--quiet", "\(reference)^{commit}"], in: top)) != nil else {
             throw GitChangesError(problem: "--diff-base: no commit named '\(reference)' in \(top)")
         }
@@ -85,7 +93,7 @@ public enum Git {
 
     @discardableResult
     public static func run(_ arguments: [String], in folder: String) throws -> String {
-        guard let git = executable else { throw GitChangesError(problem: "git is not installed") }
+        guard let git = executable else { throw GitChangesError(problem: "git is not installed (not on PATH)") }
         let outcome = try ChildProcess.run(git, ["-C", folder] + arguments)
         guard outcome.status == 0 else {
             throw GitChangesError(problem: String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

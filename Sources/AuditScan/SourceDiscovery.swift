@@ -48,7 +48,8 @@ public struct SourceDiscovery {
 
     /// The paths given, checked: each exists and is readable (or the run stops).
     public struct Inputs: Sendable {
-        fileprivate let resolved: [(given: String, absolute: String, isDirectory: Bool)]
+        /// For a folder, also what `.gitignore` leaves out below it.
+        fileprivate let resolved: [(given: String, absolute: String, isDirectory: Bool, ignored: Set<String>)]
         /// Reports show paths relative to this folder.
         fileprivate let base: String
     }
@@ -62,10 +63,11 @@ public struct SourceDiscovery {
         return result
     }
 
-    /// Checks the given paths (none: the current folder); throws for the first that cannot be scanned.
+    /// Checks the given paths (none: the current folder); throws for the first that cannot be scanned,
+    /// and for a folder in a git work tree whose `.gitignore` git cannot read for us.
     public func resolve(_ paths: [String]) throws -> Inputs {
         let inputs = paths.isEmpty ? ["."] : paths
-        var resolved: [(given: String, absolute: String, isDirectory: Bool)] = []
+        var resolved: [(given: String, absolute: String, isDirectory: Bool, ignored: Set<String>)] = []
         for path in inputs {
             let absolute = absolutePath(path)
             var isDirectory: ObjCBool = false
@@ -75,7 +77,13 @@ public struct SourceDiscovery {
             guard FileManager.default.isReadableFile(atPath: absolute) else {
                 throw InputPathError(path: path, problem: "permission denied")
             }
-            resolved.append((path, absolute, isDirectory.boolValue))
+            var ignored: Set<String> = []
+            if isDirectory.boolValue, honourGitignore {
+                do { ignored = try GitIgnored.paths(in: absolute) } catch let error as GitIgnored.Failure {
+                    throw InputPathError(path: path, problem: "\(error.reason), so its .gitignore cannot be honoured (fix that, or scan with --no-gitignore)")
+                }
+            }
+            resolved.append((path, absolute, isDirectory.boolValue, ignored))
         }
         // One folder: paths relative to it. Otherwise: relative to the current directory.
         let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
@@ -92,9 +100,8 @@ public struct SourceDiscovery {
         var result = Result()
         for input in inputs.resolved {
             if input.isDirectory {
-                let ignored = honourGitignore ? GitIgnored.paths(in: input.absolute) : []
                 let root = FileIdentity(path: input.absolute).map { [$0] } ?? []
-                walk(directory: input.absolute, relative: "", ancestors: root, ignored: ignored, base: base, into: &result, found: found)
+                walk(directory: input.absolute, relative: "", ancestors: root, ignored: input.ignored, base: base, into: &result, found: found)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
                 add(input.absolute, base: base, into: &result, found: found)
@@ -291,12 +298,35 @@ public struct SourceDiscovery {
     }
 }
 
-/// What git ignores below a folder, when the folder is inside a git work tree and git is installed.
+/// What git ignores below a folder, when the folder is inside a git work tree.
 enum GitIgnored {
-    /// Paths relative to `folder`; ignored folders end with `/`.
-    static func paths(in folder: String) -> Set<String> {
-        guard mayBeInWorkTree(folder), let output = run(["-C", folder, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]) else { return [] }
-        return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    /// Why git could not say: it is not installed, or it refused (`detected dubious ownership`, a
+    /// broken repository), in its own words.
+    struct Failure: Error {
+        let reason: String
+    }
+
+    /// Paths relative to `folder`; ignored folders end with `/`. Empty outside a work tree; throws
+    /// inside one when git cannot be asked.
+    static func paths(in folder: String) throws -> Set<String> {
+        guard mayBeInWorkTree(folder) else { return [] }
+        guard let git = ChildProcess.executable(named: "git") else {
+            throw Failure(reason: "it is in a git work tree but git is not installed (not on PATH)")
+        }
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(git, ["-C", folder, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"])
+        } catch {
+            throw Failure(reason: "\(error)")
+        }
+        guard outcome.status == 0 else {
+            let message = String(decoding: outcome.errors, as: UTF8.self)
+            // A `.git` above that is no repository (an empty folder, a stale file): not a work tree.
+            if message.contains("not a git repository") { return [] }
+            let first = message.split(separator: "\n").first.map(String.init) ?? "exit status \(outcome.status)"
+            throw Failure(reason: "git says: \(first)")
+        }
+        return Set(outcome.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Git finds the work tree of a folder by a `.git` (folder or file) in it or in a folder above
@@ -316,9 +346,4 @@ enum GitIgnored {
         }
     }
 
-    private static func run(_ arguments: [String]) -> [UInt8]? {
-        guard let git = ChildProcess.executable(named: "git"), let outcome = try? ChildProcess.run(git, arguments) else { return nil }
-        // Outside a work tree git exits non-zero: nothing is ignored then.
-        return outcome.status == 0 ? outcome.output : nil
-    }
 }

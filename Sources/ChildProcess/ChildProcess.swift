@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Runs a program to its end and collects what it printed. Foundation's `Process.waitUntilExit` on
 /// Linux polls its run loop every 50 ms, which was most of a small scan's time (one `git ls-files` per
@@ -21,10 +22,18 @@ public enum ChildProcess {
         public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
     }
 
-    /// The first executable `name` in the usual system and Homebrew folders (`git`), or nil. A fixed
-    /// list rather than `PATH`: what loadaudit runs should not depend on the caller's shell setup.
-    public static func executable(named name: String) -> String? {
-        ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    /// The first executable `name` (`git`) in the folders of `PATH`, as a shell finds it (a git
+    /// installed under /opt or in a CI image's own folder included), then in the usual system and
+    /// Homebrew folders for a caller with no `PATH`; nil when there is none.
+    public static func executable(named name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        let folders = (path ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+            + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
+        return folders.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 && !isDirectory($0) }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Runs `executable` with `arguments` (no shell) and the current environment; standard input is

@@ -31,6 +31,23 @@ final class ChildProcessTests: XCTestCase {
     func testExecutablesAreFoundInTheSystemFolders() {
         XCTAssertEqual(ChildProcess.executable(named: "sh").map { $0.hasSuffix("/sh") }, true)
         XCTAssertNil(ChildProcess.executable(named: "no-such-program-loadaudit"))
+        XCTAssertEqual(ChildProcess.executable(named: "sh", path: nil).map { $0.hasSuffix("/sh") }, true, "no PATH: the system folders")
+    }
+
+    /// As a shell finds it: the folders of PATH in order (a git in a CI image's own folder), skipping
+    /// folders and files that cannot be run.
+    func testExecutablesAreFoundOnThePath() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("path-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (folder, notRunnable, first) = (root.appendingPathComponent("as-folder"), root.appendingPathComponent("not-runnable"), root.appendingPathComponent("first"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("loadaudit-tool"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: notRunnable, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: notRunnable.appendingPathComponent("loadaudit-tool").path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        FileManager.default.createFile(atPath: first.appendingPathComponent("loadaudit-tool").path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        let path = [folder.path, notRunnable.path, "relative/bin", first.path].joined(separator: ":")
+        XCTAssertEqual(ChildProcess.executable(named: "loadaudit-tool", path: path), first.appendingPathComponent("loadaudit-tool").path)
+        XCTAssertNil(ChildProcess.executable(named: "loadaudit-tool", path: folder.path))
     }
 
     func testStandardInputIsEmpty() throws {

@@ -139,6 +139,28 @@ final class BaselineScenarioTests: XCTestCase {
         XCTAssertTrue(outside.errors.contains("needs a git work tree"), outside.errors)
     }
 
+    /// A repository git refuses to read (owned by another user, common in CI containers): the scan
+    /// stops with git's own words instead of ignoring .gitignore without a word; --no-gitignore is the
+    /// way round for the walk, and --diff-base says what git said.
+    func testARepositoryGitRefusesStopsTheRunWithGitsWords() throws {
+        let tree = try repository(["A.swift": screen, ".gitignore": "Generated/\n", "Generated/G.swift": screen])
+        setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1", 1)
+        defer { unsetenv("GIT_TEST_ASSUME_DIFFERENT_OWNER") }
+        let refused = CLIRun(["scan", "."], in: tree.path)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.errors.hasPrefix("loadaudit: error: .: git says: fatal: detected dubious ownership in repository at "), refused.errors)
+        XCTAssertTrue(refused.errors.contains("so its .gitignore cannot be honoured (fix that, or scan with --no-gitignore)"), refused.errors)
+        XCTAssertEqual(refused.output, "")
+
+        let walked = CLIRun(["scan", "--no-gitignore", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(walked.status, 1, walked.errors)
+        XCTAssertTrue(walked.output.contains("\"filesScanned\" : 2"), walked.output)
+
+        let diff = CLIRun(["scan", "--no-gitignore", "--diff-base", "main", "."], in: tree.path)
+        XCTAssertEqual(diff.status, 2)
+        XCTAssertTrue(diff.errors.hasPrefix("loadaudit: error: --diff-base: fatal: detected dubious ownership in repository at "), diff.errors)
+    }
+
     func testMalformedBaselinesAreErrorsThatNameTheFile() throws {
         let tree = try TemporaryTree(["A.swift": screen, "bad.json": "{\"version\": 1, \"findings\": [", "old.json": "{\"version\": 9, \"tool\": \"loadaudit\", \"findings\": []}"])
         let broken = CLIRun(["scan", "--baseline", "bad.json", "A.swift"], in: tree.path)
