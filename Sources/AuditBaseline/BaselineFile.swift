@@ -108,12 +108,17 @@ public struct BaselineFile: Codable, Equatable {
         path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
 
-    /// Marks each finding new or existing, and returns the entries no finding matched.
-    public func compare(_ findings: inout [Finding], absolutePaths: [String: String], folder: String) -> [StaleEntry] {
+    /// Marks each finding new or existing, and returns the entries no finding matched among those in
+    /// scope. `inScope` is asked with each entry's absolute path: an entry of a file the scan did not
+    /// cover (a scan of a subfolder) is neither matched nor fixed.
+    public func compare(
+        _ findings: inout [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool = { _ in true }
+    ) -> [StaleEntry] {
         func key(_ ruleId: String, _ file: String, _ fingerprint: String) -> String {
             [ruleId, file, fingerprint].joined(separator: "\u{1F}")
         }
-        var unmatched = Dictionary(self.findings.map { (key($0.ruleId, $0.file, $0.fingerprint), $0) }, uniquingKeysWith: { first, _ in first })
+        let scoped = self.findings.filter { inScope(Self.absolutePath(of: $0, in: folder)) }
+        var unmatched = Dictionary(scoped.map { (key($0.ruleId, $0.file, $0.fingerprint), $0) }, uniquingKeysWith: { first, _ in first })
         for index in findings.indices {
             let finding = findings[index]
             let file = RelativePath.from(folder, to: absolutePaths[finding.file] ?? finding.file)
@@ -122,6 +127,21 @@ public struct BaselineFile: Codable, Equatable {
             }
         }
         return unmatched.values.sorted().map { StaleEntry(ruleId: $0.ruleId, file: $0.file, fingerprint: $0.fingerprint, snippet: $0.snippet) }
+    }
+
+    /// The baseline of a scan that covered only part of the project: today's `findings` for the files
+    /// in scope, and this baseline's entries for the files outside it, kept as they were.
+    public func updated(
+        with findings: [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool
+    ) -> (baseline: BaselineFile, keptOutOfScope: Int) {
+        let kept = self.findings.filter { !inScope(Self.absolutePath(of: $0, in: folder)) }
+        let current = BaselineFile(findings: findings, absolutePaths: absolutePaths, folder: folder)
+        return (BaselineFile(entries: kept + current.findings), kept.count)
+    }
+
+    /// Where an entry's file is (its path is relative to the baseline's folder).
+    static func absolutePath(of entry: Entry, in folder: String) -> String {
+        entry.file.hasPrefix("/") ? entry.file : URL(fileURLWithPath: folder).appendingPathComponent(entry.file).standardizedFileURL.path
     }
 }
 

@@ -119,6 +119,14 @@ public struct ProjectConfig: Equatable {
         return excluded.isEmpty
     }
 
+    /// Whether the configuration leaves a file (absolute path) in scope, without noting pattern use:
+    /// for files no walk reached, such as a baseline's.
+    public func includes(_ absolutePath: String) -> Bool {
+        let relative = RelativePaths.relative(absolutePath, to: folder)
+        if !include.isEmpty, !include.contains(where: { $0.matches(relative) }) { return false }
+        return !exclude.contains { $0.matches(relative) }
+    }
+
     /// The include and exclude patterns that no walked file matched (an exclude: no included file), as
     /// "include: 'pattern'": a pattern that matches nothing is a mistake, not a choice. Meaningful after
     /// a walk of the configuration's whole folder.

@@ -36,8 +36,11 @@ struct Baseline: ParsableCommand {
         let result = try session.scan(paths)
         let path = output.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.defaultBaselinePath(for: paths)
         let folder = (path as NSString).deletingLastPathComponent
-        let baseline = BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder)
         let previous = try? BaselineFile.read(path)
+        // A scan of part of the project updates that part: the other entries stay as they were.
+        let (baseline, kept) = previous?.updated(with: result.findings, absolutePaths: result.absolutePaths, folder: folder,
+                                                 inScope: { session.covers($0, scanning: paths) })
+            ?? (BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder), 0)
         do {
             try Data(baseline.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -47,7 +50,8 @@ struct Baseline: ParsableCommand {
         if let previous {
             let before = Set(previous.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
             let after = Set(baseline.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
-            message += " (\(after.subtracting(before).count) added, \(before.subtracting(after).count) removed since the previous baseline)"
+            message += " (\(after.subtracting(before).count) added, \(before.subtracting(after).count) removed since the previous baseline"
+            message += kept > 0 ? "; \(kept) outside the scanned paths kept as they were)" : ")"
         }
         terminal.write(message + ".\n")
     }

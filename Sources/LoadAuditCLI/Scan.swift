@@ -106,7 +106,8 @@ struct Scan: ParsableCommand {
             do {
                 let file = try BaselineFile.read(baselinePath)
                 let folder = (baselinePath as NSString).deletingLastPathComponent
-                result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder)
+                result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder,
+                                                   inScope: { session.covers($0, scanning: paths) })
             } catch let error as BaselineError {
                 throw CommandFailure(message: error.description)
             }

@@ -157,6 +157,19 @@ struct Session {
         throw CommandFailure(message: "\(file): \(unmatched.joined(separator: ", ")) \(unmatched.count == 1 ? "matches" : "match") no .swift file")
     }
 
+    /// Whether a file (absolute path) is one this run's scan covers: under one of `paths` (none: the
+    /// current folder), or one of them, and in the configuration's scope. A baseline entry outside is
+    /// neither fixed nor dropped by a scan of part of the project.
+    func covers(_ absolutePath: String, scanning paths: [String]) -> Bool {
+        let cwd = terminal.currentDirectory
+        let file = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
+        let inPaths = (paths.isEmpty ? ["."] : paths).contains { path in
+            let scanned = URL(fileURLWithPath: path.hasPrefix("/") ? path : cwd + "/" + path).standardizedFileURL.path
+            return file == scanned || file.hasPrefix(scanned.hasSuffix("/") ? scanned : scanned + "/")
+        }
+        return inPaths && (config?.includes(file) ?? true)
+    }
+
     /// The folder a default baseline lives in: the one folder scanned, or the current directory.
     func defaultBaselinePath(for paths: [String]) -> String {
         if let baseline = config?.baseline { return baseline }

@@ -90,6 +90,45 @@ final class BaselineScenarioTests: XCTestCase {
         XCTAssertEqual(CLIRun(baseline + ["--strict-baseline"], in: tree.path).status, 0)
     }
 
+    /// Ratcheting part of the project: a scan of a subfolder judges only the entries of the files it
+    /// covers, and `baseline` of a subfolder rewrites only those; the next full scan is clean.
+    func testAScanOrBaselineOfASubfolderLeavesTheRestOfTheBaselineAlone() throws {
+        let tree = try repository([
+            "App/Features/GamesView.swift": screen, "App/Legacy/OldView.swift": screen,
+            "App/Legacy/Gone.swift": screen, ".loadaudit.yml": "baseline: App/.loadaudit-baseline.json\nexclude: [\"App/Generated\"]\n",
+            "App/Generated/Made.swift": screen,
+        ])
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).output, "Wrote App/.loadaudit-baseline.json: 6 findings.\n")
+        // An entry in a file the configuration excludes is outside every scan too.
+        let baselineFile = tree.url.appendingPathComponent("App/.loadaudit-baseline.json")
+        let entries = try String(contentsOf: baselineFile, encoding: .utf8)
+        try entries.replacingOccurrences(of: "\"file\" : \"Features/GamesView.swift\"", with: "\"file\" : \"Generated/Made.swift\"")
+            .write(to: baselineFile, atomically: true, encoding: .utf8)
+        // A baseline of the whole project keeps them too: 6 findings and the 2 entries of the excluded file.
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).output,
+                       "Wrote App/.loadaudit-baseline.json: 8 findings (2 added, 0 removed since the previous baseline; 2 outside the scanned paths kept as they were).\n")
+        let fullText = try String(contentsOf: baselineFile, encoding: .utf8)
+
+        // One legacy file is fixed (deleted); a scan of Features says nothing of Legacy.
+        try FileManager.default.removeItem(at: tree.url.appendingPathComponent("App/Legacy/Gone.swift"))
+        let features = CLIRun(["scan", "App/Features"], in: tree.path)
+        XCTAssertEqual(features.status, 0, features.output)
+        XCTAssertTrue(features.output.contains("0 new findings, 2 existing, 0 fixed since the baseline"), features.output)
+        let legacy = CLIRun(["scan", "App/Legacy"], in: tree.path)
+        XCTAssertTrue(legacy.output.contains("0 new findings, 2 existing, 2 fixed since the baseline"), legacy.output)
+        XCTAssertTrue(legacy.output.contains("Legacy/Gone.swift"), legacy.output)
+
+        // Ratcheting Features rewrites nothing; ratcheting Legacy drops Gone.swift's entries only.
+        XCTAssertEqual(CLIRun(["baseline", "App/Features"], in: tree.path).output,
+                       "Wrote App/.loadaudit-baseline.json: 8 findings (0 added, 0 removed since the previous baseline; 6 outside the scanned paths kept as they were).\n")
+        XCTAssertEqual(try String(contentsOf: baselineFile, encoding: .utf8), fullText)
+        XCTAssertEqual(CLIRun(["baseline", "App/Legacy"], in: tree.path).output,
+                       "Wrote App/.loadaudit-baseline.json: 6 findings (0 added, 2 removed since the previous baseline; 4 outside the scanned paths kept as they were).\n")
+        let full = CLIRun(["scan", "--strict-baseline", "."], in: tree.path)
+        XCTAssertEqual(full.status, 0, full.output)
+        XCTAssertTrue(full.output.contains("0 new findings, 4 existing, 0 fixed since the baseline"), full.output)
+    }
+
     func testIdenticalUsesStayDistinctAndRemovingOneIsNotANewOne() throws {
         let three = screen.replacingOccurrences(of: "            ThemedSpinner(size: 24)\n",
                                                 with: "            ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n            ThemedSpinner(size: 24)\n")
