@@ -10,6 +10,26 @@ import TreeSitter
 extension ReportFormat: ExpressibleByArgument {}
 extension ColourChoice: ExpressibleByArgument {}
 
+/// One report a scan writes: a format, and a file (nil: standard output). `--report sarif=out.sarif`.
+struct ReportRequest: ExpressibleByArgument, Equatable {
+    let format: ReportFormat
+    let file: String?
+
+    init(format: ReportFormat, file: String?) {
+        self.format = format
+        self.file = file
+    }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let format = ReportFormat(rawValue: String(parts[0])) else { return nil }
+        if parts.count == 2, parts[1].isEmpty { return nil }
+        self.init(format: format, file: parts.count == 2 ? String(parts[1]) : nil)
+    }
+
+    static var defaultValueDescription: String { "FORMAT[=FILE]" }
+}
+
 /// The lowest severity that makes the run fail, or `never`.
 enum FailOn: String, CaseIterable, ExpressibleByArgument {
     case note, warning, error, never
@@ -38,8 +58,9 @@ struct Scan: ParsableCommand {
         FORMATS: text (people), json (tools; stable), sarif (GitHub code scanning and other CI systems),
         github (pull-request annotations), xcode (Run Script build phase), junit (test reports),
         markdown ($GITHUB_STEP_SUMMARY, PR comments). --output FILE writes the report to FILE and a
-        short summary to the terminal. SARIF and github paths are relative to the current folder: run
-        from the repository root.
+        short summary to the terminal. --report FORMAT=FILE adds a report of the same scan (repeatable;
+        without =FILE it goes to standard output, where one report at most may go). SARIF and github
+        paths are relative to the current folder: run from the repository root.
 
         SUPPRESSIONS: `// loadaudit:ignore raw-progress-view - reason` on the line before a use or at the
         end of its line; `// loadaudit:ignore-file loading-dots` anywhere in a file. A suppression that
@@ -51,6 +72,8 @@ struct Scan: ParsableCommand {
           loadaudit scan --baseline .loadaudit-baseline.json \\
               --format sarif --output loadaudit.sarif .
           loadaudit scan --diff-base origin/main --format github .
+          loadaudit scan --format github --report sarif=loadaudit.sarif \\
+              --report markdown=summary.md .
           loadaudit scan --rules design-system.yml --fail-on error Sources
         """)
     )
@@ -58,11 +81,18 @@ struct Scan: ParsableCommand {
     @Argument(help: ArgumentHelp("Files or folders to scan.", valueName: "path"))
     var paths: [String] = []
 
-    @Option(help: "Report format: text, json, sarif, github, xcode, junit or markdown.")
-    var format: ReportFormat = .text
+    // Arrays, so that a second --format or --output is an error rather than silently the one kept.
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "Report format: text (the default), json, sarif, github, xcode, junit or markdown.", valueName: "format"))
+    var formats: [ReportFormat] = []
 
-    @Option(help: ArgumentHelp("Write the report to this file; the terminal gets a one-line summary.", valueName: "file"))
-    var output: String?
+    @Option(name: .customLong("output"), help: ArgumentHelp("Write the report to this file; the terminal gets a one-line summary.", valueName: "file"))
+    var outputs: [String] = []
+
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Also write a report of this format, to FILE or else to standard output (repeatable: one scan, several reports).",
+        valueName: "format[=file]"))
+    var reports: [ReportRequest] = []
 
     @OptionGroup var project: ProjectOptions
 
@@ -84,8 +114,25 @@ struct Scan: ParsableCommand {
     @Option(help: "Colour in text output: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
+    /// The reports to write: `--format`/`--output` (text on standard output when neither they nor
+    /// `--report` are given), then each `--report`.
+    var requestedReports: [ReportRequest] {
+        let main = formats.isEmpty && outputs.isEmpty && !reports.isEmpty ? [] : [ReportRequest(format: formats.first ?? .text, file: outputs.first)]
+        return main + reports
+    }
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if formats.count > 1 { throw ValidationError("--format is given \(formats.count) times: for several reports, use --report FORMAT[=FILE] once for each") }
+        if outputs.count > 1 { throw ValidationError("--output is given \(outputs.count) times: for several reports, use --report FORMAT[=FILE] once for each") }
+        let toStandardOutput = requestedReports.filter { $0.file == nil }
+        if toStandardOutput.count > 1 {
+            throw ValidationError("\(toStandardOutput.map(\.format.rawValue).joined(separator: " and ")) would both go to standard output: give all but one a file (--report FORMAT=FILE)")
+        }
+        let files = requestedReports.compactMap(\.file)
+        if let twice = files.first(where: { file in files.filter { $0 == file }.count > 1 }) {
+            throw ValidationError("two reports would be written to \(twice)")
+        }
         if strictBaseline, baseline == nil { /* the configuration may name one: checked in run() */ }
     }
 
@@ -144,17 +191,23 @@ struct Scan: ParsableCommand {
             }
             return cache[path]?.lineText(line)
         }
-        if let output {
-            let report = format.render(context, colour: false, lines: lines)
-            let path = output.hasPrefix("/") ? output : terminal.currentDirectory + "/" + output
+        var written: [String] = []
+        for request in requestedReports {
+            guard let file = request.file else {
+                terminal.write(request.format.render(context, colour: terminal.wantsColour(color), lines: lines))
+                continue
+            }
+            let report = request.format.render(context, colour: false, lines: lines)
+            let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
             do {
                 try Data(report.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw CommandFailure(message: "\(output): cannot write the report (\(error.localizedDescription))")
+                throw CommandFailure(message: "\(file): cannot write the report (\(error.localizedDescription))")
             }
-            terminal.write(oneLineSummary(result, context) + " Report: \(output)\n")
-        } else {
-            terminal.write(format.render(context, colour: terminal.wantsColour(color), lines: lines))
+            written.append(file)
+        }
+        if !written.isEmpty, !requestedReports.contains(where: { $0.file == nil }) {
+            terminal.write(oneLineSummary(result, context) + " \(written.count == 1 ? "Report" : "Reports"): \(written.joined(separator: ", "))\n")
         }
 
         let threshold = (failOn ?? session.config?.failOn.map { $0.map { FailOn(rawValue: $0.rawValue)! } ?? .never } ?? .warning).threshold
@@ -168,9 +221,13 @@ struct Scan: ParsableCommand {
         let new = result.newFindings.count
         if context.comparesToBaseline {
             let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed) (\(result.filesScanned) files)."
+            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed) (\(counted(result.filesScanned, "file")))."
         }
-        return "loadaudit: \(result.findings.count) findings in \(result.filesScanned) files."
+        return "loadaudit: \(counted(result.findings.count, "finding")) in \(counted(result.filesScanned, "file"))."
+    }
+
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     private func relativeToCurrent(_ path: String, _ terminal: Terminal) -> String {

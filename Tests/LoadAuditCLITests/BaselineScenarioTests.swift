@@ -216,7 +216,7 @@ final class BaselineScenarioTests: XCTestCase {
         let tree = try TemporaryTree(["A.swift": screen])
         let run = CLIRun(["scan", "--format", "json", "--output", "report.json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.output, "loadaudit: 2 findings in 1 files. Report: report.json\n")
+        XCTAssertEqual(run.output, "loadaudit: 2 findings in 1 file. Report: report.json\n")
         let report = try Data(contentsOf: tree.url.appendingPathComponent("report.json"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: report))
     }

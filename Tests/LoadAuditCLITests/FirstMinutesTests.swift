@@ -70,3 +70,45 @@ final class FirstMinutesTests: XCTestCase {
         XCTAssertTrue(run.output.hasPrefix("themed-spinner  warning"), run.output)
     }
 }
+
+/// One scan, several reports (`--report FORMAT[=FILE]`), each what that format alone would give; and
+/// no option given twice silently keeps only its last value.
+final class SeveralReportsTests: XCTestCase {
+    func testOneScanWritesEveryReportAsItsFormatAloneWould() throws {
+        let tree = try TemporaryTree(["App/A.swift": "import SwiftUI\nlet a = ProgressView()\nlet b = ThemedSpinner(size: 24)\n"])
+        let run = CLIRun(["scan", "--format", "github", "--report", "sarif=out.sarif", "--report", "markdown=summary.md", "App"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertEqual(run.output, CLIRun(["scan", "--format", "github", "App"], in: tree.path).output)
+        XCTAssertEqual(try String(contentsOfFile: tree.path + "/out.sarif", encoding: .utf8),
+                       CLIRun(["scan", "--format", "sarif", "App"], in: tree.path).output)
+        XCTAssertEqual(try String(contentsOfFile: tree.path + "/summary.md", encoding: .utf8),
+                       CLIRun(["scan", "--format", "markdown", "App"], in: tree.path).output)
+
+        // Every report to a file: the terminal gets the one-line summary naming them.
+        let files = CLIRun(["scan", "--report", "json=r.json", "--report", "junit=r.xml", "App"], in: tree.path)
+        XCTAssertEqual(files.status, 1)
+        XCTAssertEqual(files.output, "loadaudit: 2 findings in 1 file. Reports: r.json, r.xml\n")
+        XCTAssertEqual(try String(contentsOfFile: tree.path + "/r.json", encoding: .utf8), CLIRun(["scan", "--format", "json", "App"], in: tree.path).output)
+        // Only --report, to standard output: that format, no text report beside it.
+        XCTAssertEqual(CLIRun(["scan", "--report", "json", "App"], in: tree.path).output, CLIRun(["scan", "--format", "json", "App"], in: tree.path).output)
+    }
+
+    func testReportsThatCannotAllBeWrittenAreUsageErrors() throws {
+        let tree = try TemporaryTree(["App/A.swift": "import SwiftUI\nlet a = ProgressView()\n"])
+        let cases: [([String], String)] = [
+            (["--format", "json", "--format", "sarif"], "--format is given 2 times: for several reports, use --report FORMAT[=FILE] once for each"),
+            (["--output", "a.json", "--output", "b.json"], "--output is given 2 times"),
+            (["--format", "json", "--report", "sarif"], "json and sarif would both go to standard output"),
+            (["--output", "r.txt", "--report", "sarif=r.txt"], "two reports would be written to r.txt"),
+            (["--report", "sarif="], "The value 'sarif=' is invalid for '--report <format[=file]>'"),
+            (["--report", "pdf=r.pdf"], "The value 'pdf=r.pdf' is invalid"),
+        ]
+        for (arguments, message) in cases {
+            let run = CLIRun(["scan"] + arguments + ["App"], in: tree.path)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.errors.contains(message), "\(arguments): \(run.errors)")
+            XCTAssertEqual(run.output, "")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tree.path), ["App"], "nothing written")
+    }
+}

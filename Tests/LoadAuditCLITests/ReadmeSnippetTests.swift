@@ -74,11 +74,13 @@ final class ReadmeSnippetTests: XCTestCase {
         let jobs = try XCTUnwrap(workflow["jobs"] as? [String: Any])
         let steps = try XCTUnwrap((jobs["loadaudit"] as? [String: Any])?["steps"] as? [[String: Any]])
         let commands = steps.compactMap { $0["run"] as? String }.flatMap { $0.split(separator: "\n") }.filter { $0.hasPrefix("loadaudit ") }
-        XCTAssertEqual(commands.count, 3)
+        XCTAssertEqual(commands.count, 1, "one scan writes every report")
         for command in commands {
             let words = command.split(separator: ">>").first!.split(separator: " ").dropFirst().map(String.init)
             XCTAssertNoThrow(try LoadAudit.parseAsRoot(words), String(command))
         }
-        XCTAssertTrue(commands.contains { $0.contains("--format sarif --output loadaudit.sarif") })
+        XCTAssertTrue(commands.contains { $0.contains("--format github --report sarif=loadaudit.sarif --report markdown=$GITHUB_STEP_SUMMARY") })
+        let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif") == true }
+        XCTAssertEqual((upload?["with"] as? [String: Any])?["sarif_file"] as? String, "loadaudit.sarif")
     }
 }
