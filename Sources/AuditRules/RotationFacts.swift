@@ -117,9 +117,11 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
-                // Error recovery can make a declaration of broken code (`valet tips = [...]`): only
-                // well-formed code counts, which is also what the prefilter's lexer can vouch for.
-                guard !node.hasError, let name = Self.boundName(node) else { return true }
+                // Error recovery can make a declaration of broken code (`valet tips = [...]`: the old
+                // grammar gave it an error inside; tree-sitter-swift 0.7.4 an error before it and a `let`
+                // cut out of `valet`, fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed
+                // code counts, which is also what the prefilter's lexer can vouch for.
+                guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node) else { return true }
                 let enumBody = path.last(where: { $0.type == "enum_class_body" })
                 if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
                     if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(place(name, node)) }
@@ -132,7 +134,10 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                         publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
                     }
                 }
-                if hints.textEnums, let enumBody, Self.isTextProperty(node) {
+                if hints.textEnums, let enumBody, Self.isTextProperty(node),
+                   let bodyIndex = path.lastIndex(where: { $0 == enumBody }), bodyIndex > 0,
+                   path[bodyIndex - 1].child(byField: "declaration_kind").map(Self.isWholeWord) ?? false {
+                    // (An `enum` cut out of a longer word, `fooenum Phase {`, is broken code: no evidence.)
                     textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(in: enumBody)))
                 }
                 return true
@@ -264,6 +269,13 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             return true
         }
         return hasSwitch && literals.count >= 2
+    }
+
+    /// Whether a declaration's `let` or `var` stands as a word of its own (not cut out of `valet`).
+    static func bindingKeywordIsWholeWord(_ declaration: Node) -> Bool {
+        guard let binding = declaration.namedChildren.first(where: { $0.type == "value_binding_pattern" }),
+              let keyword = binding.children.first(where: { $0.type == "let" || $0.type == "var" }) else { return true }
+        return isWholeWord(keyword)
     }
 
     /// The case names declared in an enum's body.
