@@ -117,10 +117,10 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             guard landmarks.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
-                // Error recovery can make a declaration of broken code (`valet tips = [...]`: the old
-                // grammar gave it an error inside; tree-sitter-swift 0.7.4 an error before it and a `let`
-                // cut out of `valet`, fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed
-                // code counts, which is also what the prefilter's lexer can vouch for.
+                // Error recovery can make a declaration of broken code (`valet tips = [...]`: an error
+                // inside it, or an error `va` before it and a clean `let` cut out of the word,
+                // fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed code counts, which
+                // is also what the prefilter's lexer can vouch for.
                 guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node) else { return true }
                 let enumBody = path.last(where: { $0.type == "enum_class_body" })
                 if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
