@@ -326,27 +326,41 @@ public struct RuleEngine: Sendable {
         guard !analysis.suppressions.isEmpty else { return findings }
         var used = Set<String>()
         findings.removeAll { finding in
-            guard let suppression = analysis.suppressions.first(where: { $0.silences(finding) }) else { return false }
-            used.insert("\(suppression.line):\(suppression.column):\(finding.ruleId)")
-            return true
+            for suppression in analysis.suppressions {
+                guard let id = suppression.silencingId(for: finding) else { continue }
+                used.insert("\(suppression.line):\(suppression.column):\(id)")
+                return true
+            }
+            return false
         }
         guard let severity = ruleSet.unusedSuppressionSeverity else { return findings }
         let running = Set(ruleSet.rules.map(\.id))
         for suppression in analysis.suppressions {
-            for id in suppression.ruleIds where !used.contains("\(suppression.line):\(suppression.column):\(id)") {
-                let problem: String
-                if !ruleSet.knownRuleIds.contains(id) {
-                    problem = "it names '\(id)', which is not a rule (known: \(ruleSet.knownRuleIds.sorted().joined(separator: ", ")))"
-                } else if running.contains(id) {
-                    problem = suppression.targetLine.map { "no \(id) finding on line \($0)" } ?? "no \(id) finding in this file"
-                } else {
-                    continue  // The rule did not run (--rule, or switched off): nothing can be said.
+            var problems: [(id: String, problem: String)] = []
+            if suppression.ruleIds.isEmpty {
+                problems.append(("", "it names no rule: write the rule ids it is for, or all"))
+            } else if suppression.kind == .enable {
+                if !suppression.endsARegion {
+                    problems.append((suppression.ruleIds.joined(separator: ", "), "no loadaudit:disable before it disables \(suppression.ruleIds.joined(separator: ", "))"))
                 }
+            } else {
+                for id in suppression.ruleIds where !used.contains("\(suppression.line):\(suppression.column):\(id)") {
+                    if id == "all" {
+                        problems.append((id, "no finding \(suppression.placeDescription)"))
+                    } else if !ruleSet.knownRuleIds.contains(id) {
+                        problems.append((id, "it names '\(id)', which is not a rule (known: \(ruleSet.knownRuleIds.sorted().joined(separator: ", ")))"))
+                    } else if running.contains(id) {
+                        problems.append((id, "no \(id) finding \(suppression.placeDescription)"))
+                    }
+                    // Otherwise the rule did not run (--rule, or switched off): nothing can be said.
+                }
+            }
+            for (id, problem) in problems {
                 let start = SourcePoint(line: suppression.line, column: suppression.column, byteOffset: suppression.byteRange.lowerBound)
                 let end = SourcePoint(line: suppression.end.line, column: suppression.end.column, byteOffset: suppression.byteRange.upperBound)
                 var finding = Finding(
                     ruleId: UnusedSuppressionRule.id, severity: severity, file: analysis.file, start: start, end: end,
-                    symbol: "loadaudit:ignore", message: "\(UnusedSuppressionRule.message) (\(problem))", replacement: nil, fix: .manual
+                    symbol: suppression.directive, message: "\(UnusedSuppressionRule.message) (\(problem))", replacement: nil, fix: .manual
                 )
                 finding.snippet = id
                 findings.append(finding)

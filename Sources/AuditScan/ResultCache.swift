@@ -24,7 +24,7 @@ public final class ResultCache: @unchecked Sendable {
         let analysis: FileAnalysis
     }
 
-    static let format = 1
+    static let format = 2  // 2: suppressions with their kind and lines (disable/enable regions)
 
     private func entryPath(_ file: SourceFileReference) -> String {
         folder + "/" + Self.hash(file.absolutePath + "\u{1F}" + file.displayPath) + ".json"

@@ -63,8 +63,10 @@ struct Scan: ParsableCommand {
         paths are relative to the current folder: run from the repository root.
 
         SUPPRESSIONS: `// loadaudit:ignore raw-progress-view - reason` on the line before a use or at the
-        end of its line; `// loadaudit:ignore-file loading-dots` anywhere in a file. A suppression that
-        silences nothing is reported as unused-suppression.
+        end of its line; `loadaudit:ignore-next-line RULES`; `loadaudit:disable RULES` ... `loadaudit:enable
+        RULES` around lines; `// loadaudit:ignore-file loading-dots` anywhere in a file. Line or block
+        comments; rule ids or `all`. A suppression that silences nothing or names no rule is reported as
+        unused-suppression.
 
         EXAMPLES
           loadaudit scan ./App
