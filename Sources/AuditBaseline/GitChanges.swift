@@ -16,6 +16,8 @@ public struct GitChanges {
     /// Files git does not track yet: every line is new.
     public let untrackedFiles: Set<String>
     public let mergeBase: String
+    /// The work tree's top folder.
+    public let top: String
 
     public static func since(_ reference: String, in folder: String) throws -> GitChanges {
         let top: String
@@ -43,7 +45,8 @@ public struct GitChanges {
         return GitChanges(
             changedLines: parse(diff, top: top),
             untrackedFiles: Set(untracked.split(separator: "\0").map { standardized(top + "/" + $0) }),
-            mergeBase: base
+            mergeBase: base,
+            top: top
         )
     }
 
@@ -73,6 +76,13 @@ public struct GitChanges {
 
     static func standardized(_ path: String) -> String {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    /// The text of a file (absolute path in the work tree) at the merge base; nil when it did not exist there.
+    public func textAtMergeBase(of path: String) -> String? {
+        let relative = RelativePath.from(Self.standardized(top), to: Self.standardized(path))
+        guard !relative.hasPrefix("../") else { return nil }
+        return try? Git.run(["show", "\(mergeBase):\(relative)"], in: top)
     }
 
     /// Marks findings on unchanged lines as existing (a finding is new if any of its lines changed).

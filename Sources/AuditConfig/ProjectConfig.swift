@@ -55,6 +55,12 @@ public struct ProjectConfig: Equatable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw RulesFileError(file: path, line: nil, problem: "the configuration file is not UTF-8 text")
         }
+        return try parse(text, path: path)
+    }
+
+    /// The configuration in `text`, as if read from `path` (paths in it are relative to its folder):
+    /// for another version of the file, such as the one at a git commit.
+    public static func parse(_ text: String, path: String) throws -> ProjectConfig {
         var config = ProjectConfig(path: path)
         let reader = YAMLReader(file: path)
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return config }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditBaseline
+import AuditConfig
 import AuditModel
 import AuditReport
 import AuditRules
@@ -62,6 +63,11 @@ struct Scan: ParsableCommand {
         without =FILE it goes to standard output, where one report at most may go). SARIF and github
         paths are relative to the current folder: run from the repository root.
 
+        GATE: with --diff-base REF, a change that weakens the gate it is checked by (in .loadaudit.yml
+        a rule switched off or lowered, a weaker fail-on, an exclude added or an include narrowed; in
+        the baseline, entries added) is reported as gate-weakened (error) and fails the run, against the
+        merge base's versions of those files; --allow-gate-changes lets a change through on purpose.
+
         SUPPRESSIONS: `// loadaudit:ignore raw-progress-view - reason` on the line before a use or at the
         end of its line; `loadaudit:ignore-next-line RULES`; `loadaudit:disable RULES` ... `loadaudit:enable
         RULES` around lines; `// loadaudit:ignore-file loading-dots` anywhere in a file. Line or block
@@ -106,6 +112,11 @@ struct Scan: ParsableCommand {
 
     @Option(name: .customLong("diff-base"), help: ArgumentHelp("Only findings on lines added or changed since the merge base with this git ref fail.", valueName: "ref"))
     var diffBase: String?
+
+    @Flag(name: .customLong("allow-gate-changes"), help: ArgumentHelp(
+        "With --diff-base, let the change weaken .loadaudit.yml or grow the baseline (see GATE above).",
+        visibility: .default))
+    var allowGateChanges = false
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a new finding has at least this severity: note, warning, error, or never (default: warning, or the configuration's).")
     var failOn: FailOn?
@@ -168,6 +179,14 @@ struct Scan: ParsableCommand {
                 _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
                 let changes = try GitChanges.since(diffBase, in: isDirectory.boolValue ? folder : (folder as NSString).deletingLastPathComponent)
                 changes.classify(&result.findings, absolutePaths: result.absolutePaths)
+                if !allowGateChanges {
+                    let gate = try gateChanges(changes, session: session, baselinePath: baselinePath)
+                    let base = paths.count == 1 && isDirectory.boolValue ? folder : terminal.currentDirectory
+                    let (findings, absolutePaths) = GateChanges.findings(gate, base: base)
+                    result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
+                    result.absolutePaths.merge(absolutePaths) { current, _ in current }
+                    if !findings.isEmpty, !result.ruleIds.contains(GateChanges.ruleId) { result.ruleIds.append(GateChanges.ruleId) }
+                }
             } catch let error as GitChangesError {
                 throw CommandFailure(message: error.description)
             }
@@ -177,7 +196,8 @@ struct Scan: ParsableCommand {
             result: result,
             rules: session.ruleSet.rules.map(\.description) + [RuleDescription(
                 id: UnusedSuppressionRule.id, severity: session.ruleSet.unusedSuppressionSeverity ?? .warning, fix: .manual,
-                message: UnusedSuppressionRule.message, help: "A loadaudit:ignore comment that silences nothing, or names no rule.", helpURI: nil)],
+                message: UnusedSuppressionRule.message, help: "A loadaudit:ignore comment that silences nothing, or names no rule.", helpURI: nil)]
+                + (result.ruleIds.contains(GateChanges.ruleId) ? [GateChanges.description] : []),
             toolVersion: loadauditVersion,
             currentDirectory: terminal.currentDirectory,
             comparesToBaseline: baselinePath != nil,
@@ -213,10 +233,33 @@ struct Scan: ParsableCommand {
         }
 
         let threshold = (failOn ?? session.config?.failOn.map { $0.map { FailOn(rawValue: $0.rawValue)! } ?? .never } ?? .warning).threshold
+        // A weakened gate fails whatever the failing severity: weakening that is what it is about.
         let failingNew = threshold.map { limit in result.newFindings.contains { $0.severity >= limit } } ?? false
+            || result.findings.contains { $0.ruleId == GateChanges.ruleId }
         if failingNew || (strictBaseline && !result.staleEntries.isEmpty) {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
+    }
+
+    /// What the change under review does to the gate: `.loadaudit.yml` and the baseline against
+    /// their versions at the merge base.
+    private func gateChanges(_ changes: GitChanges, session: Session, baselinePath: String?) throws -> [GateChanges.Change] {
+        var found: [GateChanges.Change] = []
+        if let config = session.config {
+            let text = (try? String(contentsOfFile: config.path, encoding: .utf8)) ?? ""
+            // The merge base's configuration, read as if it were here; one that no longer reads (or
+            // names rules that are gone) is compared as no configuration.
+            let old = changes.textAtMergeBase(of: config.path).flatMap { try? ProjectConfig.parse($0, path: config.path) }
+            let oldRules = try (try? Session.rules(project.rules, config: old)) ?? Session.rules(project.rules, config: nil)
+            found += GateChanges.configChanges(old: old, new: config, oldRules: oldRules, newRules: session.ruleSet,
+                                               failOnGiven: failOn != nil, path: config.path, text: text)
+        }
+        if let baselinePath, let new = try? BaselineFile.read(baselinePath) {
+            let text = (try? String(contentsOfFile: baselinePath, encoding: .utf8)) ?? ""
+            let old = changes.textAtMergeBase(of: baselinePath).flatMap { try? JSONDecoder().decode(BaselineFile.self, from: Data($0.utf8)) }
+            found += GateChanges.baselineChanges(old: old, new: new, path: baselinePath, text: text)
+        }
+        return found
     }
 
     private func oneLineSummary(_ result: ScanResult, _ context: ReportContext) -> String {

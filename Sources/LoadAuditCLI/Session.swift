@@ -98,17 +98,7 @@ struct Session {
                 configPath = ProjectConfig.find(from: absolute(paths.first ?? "."))
             }
             let config = try configPath.map(ProjectConfig.load)
-            var ruleSet = RuleSet()
-            if !options.rulesFiles.isEmpty {
-                ruleSet = try RuleSet.load(files: options.rulesFiles.map(absolute))
-            } else if config?.builtInRules ?? true {
-                ruleSet = RuleSet.builtIn()
-            }
-            if let config, !config.rulesFiles.isEmpty {
-                try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
-            }
-            if let config { try config.apply(to: &ruleSet) }
-            ruleSet = try ruleSet.selecting(options.ruleIds)
+            let ruleSet = try rules(options, config: config)
             if ruleSet.rules.isEmpty {
                 if let config, !config.builtInRules, options.rulesFiles.isEmpty, config.rulesFiles.isEmpty {
                     throw CommandFailure(message: "\(RelativePath.from(cwd, to: config.path)): built-in-rules is false and no rules file is named: no rule would run")
@@ -119,6 +109,23 @@ struct Session {
         } catch let error as RulesFileError {
             throw CommandFailure(message: error.description)
         }
+    }
+
+    /// The rules the options and a configuration choose: the options' rules files, else the built-in
+    /// rules unless the configuration turns them off, plus its rules files, with its severities.
+    static func rules(_ options: RuleOptions, config: ProjectConfig?) throws -> RuleSet {
+        let cwd = CurrentTerminal.terminal.currentDirectory
+        var ruleSet = RuleSet()
+        if !options.rulesFiles.isEmpty {
+            ruleSet = try RuleSet.load(files: options.rulesFiles.map { $0.hasPrefix("/") ? $0 : cwd + "/" + $0 })
+        } else if config?.builtInRules ?? true {
+            ruleSet = RuleSet.builtIn()
+        }
+        if let config, !config.rulesFiles.isEmpty {
+            try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
+        }
+        if let config { try config.apply(to: &ruleSet) }
+        return try ruleSet.selecting(options.ruleIds)
     }
 
     /// Scans, fingerprints, and reports problems on standard error.

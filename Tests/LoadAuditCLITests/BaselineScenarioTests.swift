@@ -200,6 +200,56 @@ final class BaselineScenarioTests: XCTestCase {
         XCTAssertTrue(diff.errors.hasPrefix("loadaudit: error: --diff-base: fatal: detected dubious ownership in repository at "), diff.errors)
     }
 
+    /// A pull request cannot switch its own gate off: with --diff-base, weakening .loadaudit.yml or
+    /// growing the baseline is a finding that fails the run, unless --allow-gate-changes says so.
+    func testAChangeThatWeakensTheGateFailsWithDiffBase() throws {
+        let config = "baseline: .loadaudit-baseline.json\nseverity:\n  loading-dots: error\n"
+        let tree = try repository(["App/GamesView.swift": screen, ".loadaudit.yml": config])
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).status, 0)
+        try git(["add", "-A"], in: tree)
+        try git(["commit", "-q", "-m", "baseline"], in: tree)
+        try git(["checkout", "-q", "-b", "change"], in: tree)
+        let scan = ["scan", "--diff-base", "main", "--format", "json", "."]
+        XCTAssertEqual(CLIRun(scan, in: tree.path).status, 0, "nothing changed")
+
+        func gateMessages(_ run: CLIRun) -> [String] {
+            guard let json = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
+                  let findings = json["findings"] as? [[String: Any]] else { return ["unreadable: \(run.output) \(run.errors)"] }
+            return findings.filter { $0["ruleId"] as? String == "gate-weakened" }.map { "\($0["line"] ?? 0) \($0["message"] ?? "")" }
+        }
+        let weakened = config.replacingOccurrences(of: "loading-dots: error", with: "loading-dots: note\n  raw-progress-view: off")
+            + "fail-on: never\nexclude: [\"App/Legacy\"]\n"
+        try tree.write(".loadaudit.yml", weakened)
+        try tree.write("App/Legacy/Old.swift", screen)
+        let run = CLIRun(scan, in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        let messages = gateMessages(run)
+        XCTAssertEqual(messages.count, 4, "\(messages)")
+        for expected in ["4 This change weakens the loadaudit gate it is checked by. (the rule raw-progress-view is switched off; --allow-gate-changes if intended)",
+                         "3 This change weakens the loadaudit gate it is checked by. (the rule loading-dots is lowered from error to note;",
+                         "5 This change weakens the loadaudit gate it is checked by. (fail-on is weakened from warning to never;",
+                         "6 This change weakens the loadaudit gate it is checked by. (exclude gains 'App/Legacy';"] {
+            XCTAssertTrue(messages.contains { $0.hasPrefix(expected) }, "\(expected) not in \(messages)")
+        }
+        // --fail-on on the command line decides the failing severity: the configuration's is not judged.
+        XCTAssertEqual(gateMessages(CLIRun(scan + ["--fail-on", "error"], in: tree.path)).count, 3)
+        XCTAssertEqual(CLIRun(scan + ["--allow-gate-changes"], in: tree.path).status, 0)
+        XCTAssertEqual(gateMessages(CLIRun(scan + ["--allow-gate-changes"], in: tree.path)), [])
+
+        // A new use accepted into the baseline instead of fixed.
+        try tree.write(".loadaudit.yml", config)
+        try FileManager.default.removeItem(at: tree.url.appendingPathComponent("App/Legacy"))
+        try tree.write("App/GamesView.swift", screen.replacingOccurrences(of: "ThemedSpinner(size: 24)\n", with: "ThemedSpinner(size: 24)\n            LoadingDots()\n"))
+        XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).status, 0)
+        let accepted = CLIRun(scan, in: tree.path)
+        XCTAssertEqual(accepted.status, 1)
+        XCTAssertEqual(gateMessages(accepted).count, 1)
+        XCTAssertTrue(gateMessages(accepted).first?.contains("(the baseline gains an entry: loading-dots in App/GamesView.swift (LoadingDots())") == true,
+                      "\(gateMessages(accepted))")
+        let text = CLIRun(["scan", "--diff-base", "main", "."], in: tree.path)
+        XCTAssertTrue(text.output.contains(".loadaudit-baseline.json:"), text.output)
+    }
+
     func testMalformedBaselinesAreErrorsThatNameTheFile() throws {
         let tree = try TemporaryTree(["A.swift": screen, "bad.json": "{\"version\": 1, \"findings\": [", "old.json": "{\"version\": 9, \"tool\": \"loadaudit\", \"findings\": []}"])
         let broken = CLIRun(["scan", "--baseline", "bad.json", "A.swift"], in: tree.path)

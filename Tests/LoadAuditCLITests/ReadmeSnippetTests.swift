@@ -79,7 +79,7 @@ final class ReadmeSnippetTests: XCTestCase {
             let words = command.split(separator: ">>").first!.split(separator: " ").dropFirst().map(String.init)
             XCTAssertNoThrow(try LoadAudit.parseAsRoot(words), String(command))
         }
-        XCTAssertTrue(commands.contains { $0.contains("--format github --report sarif=loadaudit.sarif --report markdown=$GITHUB_STEP_SUMMARY") })
+        XCTAssertTrue(commands.contains { $0.contains("--diff-base origin/$GITHUB_BASE_REF --format github --report sarif=loadaudit.sarif --report markdown=$GITHUB_STEP_SUMMARY") })
         let upload = steps.first { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif") == true }
         XCTAssertEqual((upload?["with"] as? [String: Any])?["sarif_file"] as? String, "loadaudit.sarif")
     }
