@@ -126,6 +126,19 @@ public struct Finding: Hashable, Sendable, Codable {
         }
     }
 
+    /// The same finding named under another path (related places in `from` too): for a file read
+    /// from standard input under the name it has in the project.
+    public func renamingFile(_ from: String, to name: String) -> Finding {
+        var copy = Finding(ruleId: ruleId, severity: severity, file: file == from ? name : file, start: start, end: end,
+                           symbol: symbol, message: message, replacement: replacement, fix: fix, edits: edits)
+        copy.scope = scope
+        copy.snippet = snippet
+        copy.related = related.map { $0.file == from ? RelatedLocation(file: name, line: $0.line, column: $0.column, message: $0.message) : $0 }
+        copy.fingerprint = fingerprint
+        copy.baseline = baseline
+        return copy
+    }
+
     /// Report order: file, then position, then rule id for findings that share a start.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
         if lhs.file != rhs.file { return lhs.file.precedesInUTF8(rhs.file) }

@@ -113,6 +113,11 @@ struct Scan: ParsableCommand {
     @Option(name: .customLong("diff-base"), help: ArgumentHelp("Only findings on lines added or changed since the merge base with this git ref fail.", valueName: "ref"))
     var diffBase: String?
 
+    @Option(name: .customLong("stdin-filename"), help: ArgumentHelp(
+        "With the path '-': read one file's text from standard input, as the file at this path in the project (editors, hooks on staged text).",
+        valueName: "path"))
+    var stdinFilename: String?
+
     @Flag(name: .customLong("allow-gate-changes"), help: ArgumentHelp(
         "With --diff-base, let the change weaken .loadaudit.yml or grow the baseline (see GATE above).",
         visibility: .default))
@@ -146,13 +151,35 @@ struct Scan: ParsableCommand {
         if let twice = files.first(where: { file in files.filter { $0 == file }.count > 1 }) {
             throw ValidationError("two reports would be written to \(twice)")
         }
+        if paths.contains("-"), stdinFilename == nil {
+            throw ValidationError("'-' reads standard input and needs --stdin-filename PATH: the file's path in the project, for its configuration and reports")
+        }
+        if stdinFilename != nil, paths != ["-"] {
+            throw ValidationError("--stdin-filename goes with the one path '-' (standard input)")
+        }
         if strictBaseline, baseline == nil { /* the configuration may name one: checked in run() */ }
     }
 
     func run() throws {
-        let session = try Session(project, paths: paths, jobs: jobs)
+        // `-` with --stdin-filename: the text of standard input, as the file of that name would be.
+        let scanned = stdinFilename.map { [$0] } ?? paths
+        let session = try Session(project, paths: scanned, jobs: jobs)
         let terminal = session.terminal
-        var result = try session.scan(paths)
+        var standIn: Session.StandIn?
+        var standInSource: SourceText?
+        if let stdinFilename {
+            let bytes = terminal.readStandardInput()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-stdin-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent((stdinFilename as NSString).lastPathComponent).path
+            guard FileManager.default.createFile(atPath: file, contents: bytes) else {
+                throw CommandFailure(message: "\(file): cannot write standard input to a temporary file")
+            }
+            standIn = Session.StandIn(file: file, name: stdinFilename)
+            standInSource = SourceText(bytes: [UInt8](bytes))
+        }
+        defer { if let standIn { try? FileManager.default.removeItem(atPath: (standIn.file as NSString).deletingLastPathComponent) } }
+        var result = try session.scan(scanned, standIn: standIn)
 
         var baselinePath = baseline.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.config?.baseline
         if baseline == nil, let configured = baselinePath, !FileManager.default.fileExists(atPath: configured) {
@@ -167,21 +194,21 @@ struct Scan: ParsableCommand {
                 let file = try BaselineFile.read(baselinePath)
                 let folder = (baselinePath as NSString).deletingLastPathComponent
                 result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder,
-                                                   inScope: { session.covers($0, scanning: paths) })
+                                                   inScope: { session.covers($0, scanning: scanned) })
             } catch let error as BaselineError {
                 throw CommandFailure(message: error.description)
             }
         }
         if let diffBase {
             do {
-                let folder = SourceDiscovery(currentDirectory: terminal.currentDirectory).absolutePath(paths.first ?? ".")
+                let folder = SourceDiscovery(currentDirectory: terminal.currentDirectory).absolutePath(scanned.first ?? ".")
                 var isDirectory: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
                 let changes = try GitChanges.since(diffBase, in: isDirectory.boolValue ? folder : (folder as NSString).deletingLastPathComponent)
                 changes.classify(&result.findings, absolutePaths: result.absolutePaths)
                 if !allowGateChanges {
                     let gate = try gateChanges(changes, session: session, baselinePath: baselinePath)
-                    let base = paths.count == 1 && isDirectory.boolValue ? folder : terminal.currentDirectory
+                    let base = scanned.count == 1 && isDirectory.boolValue ? folder : terminal.currentDirectory
                     let (findings, absolutePaths) = GateChanges.findings(gate, base: base)
                     result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
                     result.absolutePaths.merge(absolutePaths) { current, _ in current }
@@ -202,11 +229,12 @@ struct Scan: ParsableCommand {
             currentDirectory: terminal.currentDirectory,
             comparesToBaseline: baselinePath != nil,
             diffBase: diffBase,
-            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(paths.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
+            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(scanned.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
             baselineFolder: baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
         var cache: [String: SourceText] = [:]
         let lines: TextReport.LineProvider = { file, line in
+            if let standInSource, file == stdinFilename { return standInSource.lineText(line) }
             guard let path = result.absolutePaths[file] else { return nil }
             if cache[path] == nil, case .success(let read) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
                 cache[path] = SourceText(bytes: read.0)

@@ -128,21 +128,38 @@ struct Session {
         return try ruleSet.selecting(options.ruleIds)
     }
 
+    /// A file scanned under another name: the text of standard input, written to `file`, reported
+    /// as `name` (its path in the project, for the reports, the baseline and the configuration).
+    struct StandIn {
+        let file: String
+        let name: String
+    }
+
     /// Scans, fingerprints, and reports problems on standard error.
-    func scan(_ paths: [String]) throws -> ScanResult {
+    func scan(_ paths: [String], standIn: StandIn? = nil) throws -> ScanResult {
         var result: ScanResult
         let progress = ProgressLine(terminal: terminal)
         defer { progress.finish() }
         do {
-            result = try scanner.scan(paths, progress: progress.isActive ? progress.update : nil)
+            result = try scanner.scan(standIn.map { [$0.file] } ?? paths, progress: progress.isActive ? progress.update : nil)
         } catch let error as InputPathError {
             throw CommandFailure(message: error.description)
+        }
+        if let standIn {
+            let shown = result.absolutePaths.first { $0.value == standIn.file }?.key ?? standIn.file
+            result.findings = result.findings.map { $0.renamingFile(shown, to: standIn.name) }
+            result.problems = result.problems.map { problem in
+                problem.file == shown ? FileProblem(file: standIn.name, kind: problem.kind, line: problem.line, column: problem.column, detail: problem.detail) : problem
+            }
+            result.absolutePaths[shown] = nil
+            result.absolutePaths[standIn.name] = URL(fileURLWithPath: standIn.name.hasPrefix("/") ? standIn.name : terminal.currentDirectory + "/" + standIn.name)
+                .standardizedFileURL.path
         }
         Fingerprint.assign(&result.findings)
         for problem in result.problems {
             terminal.warning(problem.summary)
         }
-        try checkPatternsMatched(paths)
+        if standIn == nil { try checkPatternsMatched(paths) }
         if result.filesScanned == 0 && result.problems.isEmpty {
             terminal.warning("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
         }

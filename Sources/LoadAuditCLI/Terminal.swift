@@ -11,6 +11,8 @@ public final class Terminal: @unchecked Sendable {
     public let errorIsTerminal: Bool
     public let environment: [String: String]
     public let currentDirectory: String
+    /// What a capturing terminal's standard input holds (the real one reads the process's).
+    public var standardInput = Data()
 
     public init(capturing: Bool, outputIsTerminal: Bool, errorIsTerminal: Bool = false, environment: [String: String], currentDirectory: String) {
         self.capturing = capturing
@@ -31,6 +33,11 @@ public final class Terminal: @unchecked Sendable {
 
     public func writeError(_ text: String) {
         if capturing { standardError += text } else { FileHandle.standardError.write(Data(text.utf8)) }
+    }
+
+    /// Standard input, to its end.
+    public func readStandardInput() -> Data {
+        capturing ? standardInput : FileHandle.standardInput.readDataToEndOfFile()
     }
 
     /// `loadaudit: error: ...` on standard error.

@@ -8,8 +8,10 @@ struct CLIRun {
     let output: String
     let errors: String
 
-    init(_ arguments: [String], in directory: String = Repository.root.path, terminal isTerminal: Bool = false, environment: [String: String] = [:]) {
+    init(_ arguments: [String], in directory: String = Repository.root.path, terminal isTerminal: Bool = false, environment: [String: String] = [:],
+         input: String = "") {
         let terminal = Terminal(capturing: true, outputIsTerminal: isTerminal, environment: environment, currentDirectory: directory)
+        terminal.standardInput = Data(input.utf8)
         status = LoadAudit.main(arguments: arguments, terminal: terminal)
         output = terminal.standardOutput
         errors = terminal.standardError

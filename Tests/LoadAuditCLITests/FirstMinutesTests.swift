@@ -112,3 +112,54 @@ final class SeveralReportsTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tree.path), ["App"], "nothing written")
     }
 }
+
+/// `scan --stdin-filename PATH -`: one file's text from standard input (an editor's unsaved buffer, a
+/// hook's staged text), judged as the file at PATH would be, with the project's configuration,
+/// rules and baseline.
+final class StandardInputTests: XCTestCase {
+    let screen = "import SwiftUI\n\nstruct V: View {\n    var body: some View {\n        ProgressView()\n        LoadingDots()\n    }\n}\n"
+
+    func testTheTextIsJudgedAsTheFileOfThatName() throws {
+        let tree = try TemporaryTree(["App/V.swift": screen])
+        for format in ["text", "json", "sarif"] {
+            let fromDisk = CLIRun(["scan", "--format", format, "App/V.swift"], in: tree.path)
+            let fromInput = CLIRun(["scan", "--format", format, "--stdin-filename", "App/V.swift", "-"], in: tree.path, input: screen)
+            XCTAssertEqual(fromInput.status, 1, fromInput.errors)
+            XCTAssertEqual(fromInput.output, fromDisk.output, format)
+        }
+        // Unsaved text, and a file not on disk yet: the text shown is standard input's.
+        let edited = screen.replacingOccurrences(of: "        LoadingDots()\n", with: "        ThemedSpinner(size: 24)\n")
+        let run = CLIRun(["scan", "--stdin-filename", "App/New.swift", "-"], in: tree.path, input: edited)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertTrue(run.output.contains("App/New.swift:6:9: warning: ThemedSpinner is removed"), run.output)
+        XCTAssertTrue(run.output.contains(" 6 |         ThemedSpinner(size: 24)\n"), run.output)
+        XCTAssertFalse(run.output.contains("LoadingDots"), run.output)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tree.path + "/App"), ["V.swift"], "nothing written beside it")
+    }
+
+    func testTheProjectsConfigurationAndBaselineApply() throws {
+        let tree = try TemporaryTree(["App/V.swift": screen, ".loadaudit.yml": "severity:\n  loading-dots: off\n"])
+        XCTAssertEqual(CLIRun(["baseline", "--output", "bl.json", "."], in: tree.path).status, 0)
+        let plain = CLIRun(["scan", "--format", "json", "--stdin-filename", "App/V.swift", "-"], in: tree.path, input: screen)
+        XCTAssertTrue(plain.output.contains("raw-progress-view") && !plain.output.contains("loading-dots"), plain.output)
+        let baseline = CLIRun(["scan", "--baseline", "bl.json", "--stdin-filename", "App/V.swift", "-"], in: tree.path, input: screen)
+        XCTAssertEqual(baseline.status, 0, baseline.output)
+        XCTAssertTrue(baseline.output.contains("0 new findings, 1 existing, 0 fixed since the baseline (1 file scanned)"), baseline.output)
+    }
+
+    func testMistakesAreUsageErrors() throws {
+        let tree = try TemporaryTree(["App/V.swift": screen])
+        let cases: [([String], String)] = [
+            (["scan", "-"], "'-' reads standard input and needs --stdin-filename PATH"),
+            (["scan", "--stdin-filename", "App/V.swift", "App"], "--stdin-filename goes with the one path '-'"),
+            (["scan", "--stdin-filename", "App/V.swift", "-", "App"], "--stdin-filename goes with the one path '-'"),
+        ]
+        for (arguments, message) in cases {
+            let run = CLIRun(arguments, in: tree.path, input: screen)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.errors.contains(message), run.errors)
+        }
+        let binary = CLIRun(["scan", "--stdin-filename", "App/V.swift", "-"], in: tree.path, input: "let a = 1\u{0}\u{0}\n")
+        XCTAssertTrue(binary.errors.contains("loadaudit: warning: App/V.swift: "), binary.errors)
+    }
+}
