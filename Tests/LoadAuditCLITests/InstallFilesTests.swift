@@ -1,0 +1,84 @@
+import Foundation
+import LoadAuditCLI
+import XCTest
+import Yams
+
+/// The files teams install loadaudit with: the pre-commit framework's hook, the composite GitHub
+/// Action (its scan step run for real, as a runner would), shell completions.
+final class InstallFilesTests: XCTestCase {
+    func yaml(_ name: String) throws -> Any {
+        try XCTUnwrap(try Yams.load(yaml: String(contentsOf: Repository.root.appendingPathComponent(name), encoding: .utf8)), name)
+    }
+
+    func testThePreCommitHookScansTheStagedSwiftFiles() throws {
+        let hooks = try XCTUnwrap(try yaml(".pre-commit-hooks.yaml") as? [[String: Any]])
+        XCTAssertEqual(hooks.count, 1)
+        let hook = hooks[0]
+        XCTAssertEqual(hook["id"] as? String, "loadaudit")
+        XCTAssertEqual(hook["language"] as? String, "system")
+        XCTAssertEqual(hook["types"] as? [String], ["swift"])
+        XCTAssertEqual(hook["pass_filenames"] as? Bool, true)
+        let entry = try XCTUnwrap(hook["entry"] as? String).split(separator: " ").map(String.init)
+        XCTAssertEqual(entry.first, "loadaudit")
+        // pre-commit appends the file names: the command must take them.
+        let tree = try TemporaryTree(["A.swift": "import SwiftUI\nlet a = ProgressView()\n", "B.swift": "let b = 1\n"])
+        let run = CLIRun(Array(entry.dropFirst()) + ["A.swift", "B.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertTrue(run.output.hasPrefix(tree.path + "/A.swift:2:9: warning: A raw ProgressView spinner"), run.output)
+    }
+
+    /// The action's scan step, run with bash as a runner runs it: one scan, annotations on standard
+    /// output, the step summary and the SARIF file written.
+    func testTheActionScansOnceForItsThreeReports() throws {
+        let action = try XCTUnwrap(try yaml("action.yml") as? [String: Any])
+        let runs = try XCTUnwrap(action["runs"] as? [String: Any])
+        XCTAssertEqual(runs["using"] as? String, "composite")
+        let steps = try XCTUnwrap(runs["steps"] as? [[String: Any]])
+        let scan = try XCTUnwrap(steps.first { $0["name"] as? String == "Scan" })
+        let script = try XCTUnwrap(scan["run"] as? String)
+        XCTAssertEqual(script.components(separatedBy: "loadaudit \"").count, 2, "one scan")
+        let inputs = try XCTUnwrap(action["inputs"] as? [String: Any])
+        XCTAssertEqual(Set(inputs.keys), ["paths", "baseline", "diff-base", "upload-sarif"])
+        XCTAssertTrue(steps.contains { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif") == true })
+
+        let executable = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
+        let candidates = [executable, Repository.root.appendingPathComponent(".build/debug/loadaudit")]
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the loadaudit executable is not built next to the tests")
+        }
+        let tree = try TemporaryTree(["App/A.swift": "import SwiftUI\nlet a = ProgressView()\n"])
+        let summary = tree.url.appendingPathComponent("summary.md")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-e", "-c", script]
+        process.currentDirectoryURL = tree.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["GITHUB_STEP_SUMMARY"] = summary.path
+        environment["LOADAUDIT_PATHS"] = "App"
+        environment["LOADAUDIT_BASELINE"] = ""
+        environment["LOADAUDIT_DIFF_BASE"] = "origin/"  // a push: no base ref
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let annotations = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, "a finding fails the step")
+        XCTAssertTrue(annotations.hasPrefix("::warning file=App/A.swift,line=2,col=9,"), annotations)
+        XCTAssertTrue(try String(contentsOf: summary, encoding: .utf8).hasPrefix("## loadaudit: 1 finding"))
+        let sarif = try String(contentsOf: tree.url.appendingPathComponent("loadaudit.sarif"), encoding: .utf8)
+        XCTAssertTrue(sarif.contains("\"uri\" : \"App/A.swift\""), String(sarif.prefix(400)))
+    }
+
+    func testShellCompletionsAreGenerated() {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = CLIRun(["--generate-completion-script", shell])
+            XCTAssertEqual(run.status, 0, shell)
+            for command in ["scan", "fix", "baseline", "rules", "syntax", "stdin-filename"] {
+                XCTAssertTrue(run.output.contains(command), "\(shell) completion lacks \(command)")
+            }
+        }
+    }
+}
