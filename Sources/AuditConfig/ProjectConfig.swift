@@ -63,7 +63,9 @@ public struct ProjectConfig: Equatable {
     public static func parse(_ text: String, path: String) throws -> ProjectConfig {
         var config = ProjectConfig(path: path)
         let reader = YAMLReader(file: path)
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return config }
+        // Nothing but blanks and comments: the defaults.
+        let content = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        if content.allSatisfy({ $0.isEmpty || $0.hasPrefix("#") }) { return config }
         let fields = try reader.mapping(try reader.compose(text), "the configuration", allowed: keys)
         func resolve(_ relative: String) -> String {
             relative.hasPrefix("/") ? relative : URL(fileURLWithPath: config.folder).appendingPathComponent(relative).standardizedFileURL.path

@@ -56,12 +56,15 @@ public struct Fixer {
         self.options = options
     }
 
-    public func run(_ paths: [String]) throws -> Run {
-        let (scan, scanned) = try scanner.scanFiles(paths, keepSources: true)
+    /// Fixes the files under `paths`, judged with the facts of the project folder `root` around them
+    /// (see `ProjectScanner.scanFiles`).
+    public func run(_ paths: [String], within root: String? = nil) throws -> Run {
+        let (scan, scanned) = try scanner.scanFiles(paths, within: root, keepSources: true)
         let context = ProjectContext(scanned.map(\.analysis))
         var toFix: [(file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding])] = []
         var remaining: [Finding] = []
-        for file in scanned {
+        // Every file read gives the context its facts; only those asked for are fixed.
+        for file in scanned where file.inScope {
             guard let source = file.source else { continue }
             let findings = scanner.engine.resolve(file.analysis, in: context)
             guard findings.contains(where: isApplicable) else {

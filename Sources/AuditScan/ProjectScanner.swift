@@ -39,8 +39,8 @@ public struct ProjectScanner {
         self.cache = cache
     }
 
-    public func scan(_ paths: [String], progress: ((Int, Int) -> Void)? = nil) throws -> ScanResult {
-        let (result, files) = try scanFiles(paths, keepSources: false, progress: progress)
+    public func scan(_ paths: [String], within root: String? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> ScanResult {
+        let (result, files) = try scanFiles(paths, within: root, keepSources: false, progress: progress)
         Self.releaseInBackground(files)
         return result
     }
@@ -62,6 +62,8 @@ public struct ProjectScanner {
         public let reference: SourceFileReference
         public let source: SourceText?
         public let analysis: FileAnalysis
+        /// False for a file read only for the project's facts (outside the paths asked for).
+        public var inScope = true
     }
 
     /// Scans and, with `keepSources`, keeps each file's analysis and the text of the files that have
@@ -72,11 +74,15 @@ public struct ProjectScanner {
     /// after round from the relevant files' facts and every file's signature. Only relevant files report
     /// syntax errors, with or without the prefilter; without it every file is parsed in the first
     /// round and the rounds only decide relevance, so the two must give the same report.
-    public func scanFiles(_ paths: [String], keepSources: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> (result: ScanResult, files: [ScannedFile]) {
+    /// Scans `paths`; with `root` (the project folder around them), the whole project is read so that
+    /// facts from every file count, and what is reported keeps to `paths` (see `SourceDiscovery`).
+    public func scanFiles(
+        _ paths: [String], within root: String? = nil, keepSources: Bool, progress: ((Int, Int) -> Void)? = nil
+    ) throws -> (result: ScanResult, files: [ScannedFile]) {
         let started = DispatchTime.now().uptimeNanoseconds
         @Sendable func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         // The walk runs beside the first round: workers read the files it has found while it goes on.
-        let inputs = try discovery.resolve(paths)
+        let inputs = try root.flatMap { try discovery.resolve(paths, within: $0) } ?? discovery.resolve(paths)
         let feed = FileFeed()
         let trace = self.trace
         let walker = Thread { [discovery] in
@@ -199,7 +205,8 @@ public struct ProjectScanner {
             }
         }
 
-        var problems = walkProblems
+        // Outside the paths asked for (a scan within the project): facts only, nothing reported.
+        var problems = walkProblems.filter { inputs.isInScope(inputs.absolutePath(ofDisplayed: $0.file)) }
         // The parsed files' analyses: a file left unparsed has an empty one, which settles nothing
         // (copying every file's took milliseconds that the report waited for).
         var analyses: [FileAnalysis] = []
@@ -207,29 +214,38 @@ public struct ProjectScanner {
         var filesScanned = 0
         var filesWithParseErrors = 0
         for (index, reference) in files.enumerated() {
+            let inScope = inputs.isInScope(reference.absolutePath)
             switch outcomes[index] {
             case .analyzed(let analyzed)?:
-                filesScanned += 1
+                if inScope { filesScanned += 1 }
                 // Only a fix asks for the files (a copy of each analysis otherwise thrown away).
-                if keepSources { scannedFiles.append(ScannedFile(reference: reference, source: analyzed.source, analysis: analyzed.analysis)) }
+                if keepSources {
+                    var file = ScannedFile(reference: reference, source: analyzed.source, analysis: analyzed.analysis)
+                    file.inScope = inScope
+                    scannedFiles.append(file)
+                }
                 guard analyzed.parsed else { continue }
                 let analysis = analyzed.analysis
                 analyses.append(analysis)
-                if analyzed.relevant, let first = analysis.syntaxErrors.first {
+                if inScope, analyzed.relevant, let first = analysis.syntaxErrors.first {
                     filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
                     problems.append(FileProblem(file: analysis.file, kind: .syntaxError, line: first.line, column: first.column,
                                                 detail: "syntax error\(more); scanned outside the broken region"))
                 }
             case .skipped(let problem)?:
-                problems.append(problem)
+                if inScope { problems.append(problem) }
             case nil:
                 break
             }
         }
         problems.sort { $0.file.precedesInUTF8($1.file) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
         trace?("rounds done at \(elapsed())")
-        let findings = engine.resolve(analyses)
+        var findings = engine.resolve(analyses)
+        if root != nil {
+            let paths = Self.absolutePaths(of: findings, in: files)
+            findings.removeAll { !inputs.isInScope(paths[$0.file] ?? inputs.absolutePath(ofDisplayed: $0.file)) }
+        }
         let result = ScanResult(
             findings: findings,
             problems: problems,

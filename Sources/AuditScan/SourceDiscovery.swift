@@ -31,6 +31,8 @@ public struct SourceDiscovery {
     /// Decides about each walked file (absolute path): the configuration's include and exclude globs.
     /// Files named on the command line are not asked.
     public let admits: @Sendable (String) -> Bool
+    /// During a walk of the project around the scanned folders: the project folder (see `display`).
+    private var namingRoot: String?
 
     public init(
         currentDirectory: String = FileManager.default.currentDirectoryPath, honourGitignore: Bool = true,
@@ -51,7 +53,39 @@ public struct SourceDiscovery {
         /// For a folder, also what `.gitignore` leaves out below it.
         fileprivate let resolved: [(given: String, absolute: String, isDirectory: Bool, ignored: Set<String>)]
         /// Reports show paths relative to this folder.
-        fileprivate let base: String
+        public let base: String
+        /// When the walk covers the project around the paths asked for: those paths' folders. Files
+        /// outside them are read for the project's facts only.
+        fileprivate var scope: [String]?
+        /// The project folder then: its files outside `base` are named from `base` with `../`.
+        fileprivate var root: String?
+
+        /// Whether a walked file (absolute path) is one of the paths asked for, or under one.
+        public func isInScope(_ absolutePath: String) -> Bool {
+            guard let scope else { return true }
+            return scope.contains { absolutePath == $0 || absolutePath.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+
+        /// The absolute path behind a display path of this walk.
+        public func absolutePath(ofDisplayed path: String) -> String {
+            path.hasPrefix("/") ? path : URL(fileURLWithPath: (base.hasSuffix("/") ? base : base + "/") + path).standardizedFileURL.path
+        }
+    }
+
+    /// The inputs for a scan of the folders `paths` inside the project folder `root`: the whole project
+    /// is walked, so that facts from every file count (an own `ProgressView` declared elsewhere, a
+    /// re-export), while reports name files as a scan of `paths` does and keep to them
+    /// (`Inputs.isInScope`). Nil when that does not apply: a path that is a file (named files are
+    /// scanned whatever ignores them) or not inside `root`, or `root` itself among them.
+    public func resolve(_ paths: [String], within root: String) throws -> Inputs? {
+        var requested = try resolve(paths)
+        let rootPath = absolutePath(root)
+        let folders = requested.resolved.map(\.absolute)
+        guard requested.resolved.allSatisfy({ $0.isDirectory }), !folders.contains(rootPath),
+              folders.allSatisfy({ $0.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") }) else { return nil }
+        let walked = try resolve([root])
+        requested = Inputs(resolved: walked.resolved, base: requested.base, scope: folders, root: rootPath)
+        return requested
     }
 
     /// The files under `paths`, each once, sorted by display path (the order of every report).
@@ -87,7 +121,7 @@ public struct SourceDiscovery {
         }
         // One folder: paths relative to it. Otherwise: relative to the current directory.
         let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
-        return Inputs(resolved: resolved, base: base)
+        return Inputs(resolved: resolved, base: base, scope: nil, root: nil)
     }
 
     /// Walks the inputs. `found` is told of each file as the walk reaches it (folder by folder, for
@@ -96,6 +130,11 @@ public struct SourceDiscovery {
     /// every file, which the scanner has for free from the descriptor it reads through (the first in
     /// walk order counts, see `FileIdentity`).
     public func walk(_ inputs: Inputs, found: ((SourceFileReference) -> Void)? = nil) -> Result {
+        guard inputs.root == nil || namingRoot == inputs.root else {
+            var naming = self
+            naming.namingRoot = inputs.root
+            return naming.walk(inputs, found: found)
+        }
         let base = inputs.base
         var result = Result()
         for input in inputs.resolved {
@@ -283,6 +322,12 @@ public struct SourceDiscovery {
         let prefix = base.hasSuffix("/") ? base : base + "/"
         if absolute.hasPrefix(prefix) { return String(absolute.dropFirst(prefix.count)) }
         if absolute == base { return "." }
+        // A file of the project outside the scanned folder: from it, with `../` (`../Legacy/A.swift`).
+        if let namingRoot, absolute.hasPrefix(namingRoot.hasSuffix("/") ? namingRoot : namingRoot + "/") {
+            let from = base.split(separator: "/"), to = absolute.split(separator: "/")
+            let shared = zip(from, to).prefix { $0 == $1 }.count
+            return (Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared).map(String.init)).joined(separator: "/")
+        }
         return absolute
     }
 

@@ -56,7 +56,7 @@ struct Fix: ParsableCommand {
         let fixer = Fixer(scanner: session.scanner, options: Fixer.Options(classes: unsafe ? [.safe, .unsafe] : [.safe], dryRun: dryRun))
         let run: Fixer.Run
         do {
-            run = try fixer.run(paths)
+            run = try fixer.run(paths, within: session.projectRoot(for: paths))
         } catch let error as InputPathError {
             throw CommandFailure(message: error.description)
         }

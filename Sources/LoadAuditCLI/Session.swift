@@ -141,7 +141,8 @@ struct Session {
         let progress = ProgressLine(terminal: terminal)
         defer { progress.finish() }
         do {
-            result = try scanner.scan(standIn.map { [$0.file] } ?? paths, progress: progress.isActive ? progress.update : nil)
+            result = try scanner.scan(standIn.map { [$0.file] } ?? paths, within: standIn == nil ? projectRoot(for: paths) : nil,
+                                      progress: progress.isActive ? progress.update : nil)
         } catch let error as InputPathError {
             throw CommandFailure(message: error.description)
         }
@@ -164,6 +165,22 @@ struct Session {
             terminal.warning("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
         }
         return result
+    }
+
+    /// The project folder around `paths`, whose every file's facts (declarations, imports,
+    /// re-exports, the pieces of rotating text) count whatever part of it is scanned: the folder of
+    /// `.loadaudit.yml`, else the git work tree (the nearest folder with a `.git`), else none.
+    func projectRoot(for paths: [String]) -> String? {
+        if let config { return config.folder }
+        let cwd = terminal.currentDirectory
+        let first = paths.first ?? "."
+        var folder = URL(fileURLWithPath: first.hasPrefix("/") ? first : cwd + "/" + first).standardizedFileURL.path
+        while true {
+            if FileManager.default.fileExists(atPath: folder + "/.git") { return folder }
+            let parent = (folder as NSString).deletingLastPathComponent
+            if parent == folder || parent.isEmpty { return nil }
+            folder = parent
+        }
     }
 
     /// After a walk of the configuration's whole folder, an include or exclude pattern that matched no

@@ -250,6 +250,38 @@ final class BaselineScenarioTests: XCTestCase {
         XCTAssertTrue(text.output.contains(".loadaudit-baseline.json:"), text.output)
     }
 
+    /// The verdict on a use does not depend on which part of the project is scanned: facts such as
+    /// the app's own `ProgressView` come from the project root (the git work tree here, or the folder
+    /// of .loadaudit.yml), and the findings of a subfolder are those of a full scan, named from it.
+    func testAScanOfASubfolderJudgesWithTheWholeProjectsFacts() throws {
+        let ownProgressView = "import UIKit\n\nfinal class ProgressView: UIView {}\n"
+        let export = "import SwiftUI\nimport UIKit\n\nstruct ExportView: View {\n    var body: some View { ProgressView() }\n}\n"
+        let files = ["Legacy/ProgressView.swift": ownProgressView, "Features/Export/ExportView.swift": export]
+        let tree = try repository(files)
+        func findings(_ run: CLIRun) throws -> [[String: Any]] {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], run.errors)
+            return try XCTUnwrap(json["findings"] as? [[String: Any]])
+        }
+        let full = try findings(CLIRun(["scan", "--format", "json", "."], in: tree.path))
+        let part = try findings(CLIRun(["scan", "--format", "json", "Features"], in: tree.path))
+        XCTAssertEqual(full.count, 1)
+        XCTAssertEqual(full.first?["fix"] as? String, "unsafe")
+        XCTAssertEqual(part.first?["fix"] as? String, "unsafe", "the declaration outside Features still counts")
+        XCTAssertEqual(part.first?["file"] as? String, "Export/ExportView.swift")
+        XCTAssertTrue((part.first?["message"] as? String)?.contains("its own ProgressView in ../Legacy/ProgressView.swift") == true, "\(part)")
+        XCTAssertEqual(part.first?["fingerprint"] as? String, full.first?["fingerprint"] as? String)
+        let summary = CLIRun(["scan", "Features"], in: tree.path).output
+        XCTAssertTrue(summary.contains("(1 file scanned)"), summary)
+        // fix judges the same way: nothing safe to do in Features.
+        XCTAssertTrue(CLIRun(["fix", "--dry-run", "Features"], in: tree.path).output.isEmpty)
+
+        // Outside a work tree and with no configuration, the scanned folder is all there is.
+        let plain = try TemporaryTree(files)
+        XCTAssertEqual(try findings(CLIRun(["scan", "--format", "json", "Features"], in: plain.path)).first?["fix"] as? String, "safe")
+        try plain.write(".loadaudit.yml", "# the project root\n")
+        XCTAssertEqual(try findings(CLIRun(["scan", "--format", "json", "Features"], in: plain.path)).first?["fix"] as? String, "unsafe")
+    }
+
     func testMalformedBaselinesAreErrorsThatNameTheFile() throws {
         let tree = try TemporaryTree(["A.swift": screen, "bad.json": "{\"version\": 1, \"findings\": [", "old.json": "{\"version\": 9, \"tool\": \"loadaudit\", \"findings\": []}"])
         let broken = CLIRun(["scan", "--baseline", "bad.json", "A.swift"], in: tree.path)
