@@ -27,8 +27,6 @@ struct ReportRequest: ExpressibleByArgument, Equatable {
         if parts.count == 2, parts[1].isEmpty { return nil }
         self.init(format: format, file: parts.count == 2 ? String(parts[1]) : nil)
     }
-
-    static var defaultValueDescription: String { "FORMAT[=FILE]" }
 }
 
 /// The lowest severity that makes the run fail, or `never`.
@@ -118,9 +116,8 @@ struct Scan: ParsableCommand {
         valueName: "path"))
     var stdinFilename: String?
 
-    @Flag(name: .customLong("allow-gate-changes"), help: ArgumentHelp(
-        "With --diff-base, let the change weaken .loadaudit.yml or grow the baseline (see GATE above).",
-        visibility: .default))
+    @Flag(name: .customLong("allow-gate-changes"),
+          help: "With --diff-base, let the change weaken .loadaudit.yml or grow the baseline (see GATE above).")
     var allowGateChanges = false
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a new finding has at least this severity: note, warning, error, or never (default: warning, or the configuration's).")
