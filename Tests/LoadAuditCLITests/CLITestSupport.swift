@@ -21,6 +21,12 @@ struct CLIRun {
 enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let exampleApp = root.appendingPathComponent("fixtures/ExampleApp")
+
+    /// The loadaudit executable SwiftPM built beside the tests, if any.
+    static var builtExecutable: URL? {
+        let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
+        return [beside, root.appendingPathComponent(".build/debug/loadaudit")].first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
 }
 
 /// A temporary folder of files, removed when the test ends.

@@ -136,9 +136,7 @@ final class CommandLineTests: XCTestCase {
 
     /// The real executable, as CI and scripts run it: exit status and streams cross the process boundary.
     func testTheExecutableExitsWithTheDocumentedCodes() throws {
-        let executable = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
-        let candidates = [executable, Repository.root.appendingPathComponent(".build/debug/loadaudit")]
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard let binary = Repository.builtExecutable else {
             throw XCTSkip("the loadaudit executable is not built next to the tests")
         }
         func run(_ arguments: [String]) throws -> (Int32, String) {

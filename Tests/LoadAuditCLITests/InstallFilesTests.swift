@@ -41,9 +41,7 @@ final class InstallFilesTests: XCTestCase {
         XCTAssertEqual(Set(inputs.keys), ["paths", "baseline", "diff-base", "upload-sarif"])
         XCTAssertTrue(steps.contains { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif") == true })
 
-        let executable = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loadaudit")
-        let candidates = [executable, Repository.root.appendingPathComponent(".build/debug/loadaudit")]
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard let binary = Repository.builtExecutable else {
             throw XCTSkip("the loadaudit executable is not built next to the tests")
         }
         let tree = try TemporaryTree(["App/A.swift": "import SwiftUI\nlet a = ProgressView()\n"])
