@@ -119,10 +119,8 @@ public struct ProjectConfig: Equatable {
     /// Whether a walked file (absolute path) is in scope: included (or no include list) and not excluded.
     /// Notes which patterns matched a file (`unmatchedPatterns`); safe to call from several threads.
     public func admits(_ absolutePath: String) -> Bool {
-        let relative = RelativePaths.relative(absolutePath, to: folder)
-        let included = include.indices.filter { include[$0].matches(relative) }
+        let (included, excluded) = matchingPatterns(absolutePath)
         if !include.isEmpty, included.isEmpty { return false }
-        let excluded = exclude.indices.filter { exclude[$0].matches(relative) }
         patternUse.note(included: included, excluded: excluded)
         return excluded.isEmpty
     }
@@ -130,9 +128,17 @@ public struct ProjectConfig: Equatable {
     /// Whether the configuration leaves a file (absolute path) in scope, without noting pattern use:
     /// for files no walk reached, such as a baseline's.
     public func includes(_ absolutePath: String) -> Bool {
+        let (included, excluded) = matchingPatterns(absolutePath)
+        return (include.isEmpty || !included.isEmpty) && excluded.isEmpty
+    }
+
+    /// The indices of the include patterns a file matches, and of the exclude patterns (asked only
+    /// of a file some include, or no include list, lets in).
+    private func matchingPatterns(_ absolutePath: String) -> (included: [Int], excluded: [Int]) {
         let relative = RelativePaths.relative(absolutePath, to: folder)
-        if !include.isEmpty, !include.contains(where: { $0.matches(relative) }) { return false }
-        return !exclude.contains { $0.matches(relative) }
+        let included = include.indices.filter { include[$0].matches(relative) }
+        guard include.isEmpty || !included.isEmpty else { return (included, []) }
+        return (included, exclude.indices.filter { exclude[$0].matches(relative) })
     }
 
     /// The include and exclude patterns that no walked file matched (an exclude: no included file), as

@@ -191,7 +191,7 @@ struct Session {
         let cwd = terminal.currentDirectory
         let walked = (paths.isEmpty ? ["."] : paths).map { URL(fileURLWithPath: $0.hasPrefix("/") ? $0 : cwd + "/" + $0).standardizedFileURL.path }
         let folder = URL(fileURLWithPath: config.folder).standardizedFileURL.path
-        guard walked.contains(where: { folder == $0 || folder.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else { return }
+        guard walked.contains(where: { Self.path(folder, isIn: $0) }) else { return }
         let unmatched = config.unmatchedPatterns
         guard !unmatched.isEmpty else { return }
         let file = RelativePath.from(cwd, to: config.path)
@@ -206,9 +206,14 @@ struct Session {
         let file = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
         let inPaths = (paths.isEmpty ? ["."] : paths).contains { path in
             let scanned = URL(fileURLWithPath: path.hasPrefix("/") ? path : cwd + "/" + path).standardizedFileURL.path
-            return file == scanned || file.hasPrefix(scanned.hasSuffix("/") ? scanned : scanned + "/")
+            return Self.path(file, isIn: scanned)
         }
         return inPaths && (config?.includes(file) ?? true)
+    }
+
+    /// Whether `path` is `folder` or below it (both absolute and standardized).
+    private static func path(_ path: String, isIn folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     /// The folder a default baseline lives in: the one folder scanned, or the current directory.
