@@ -56,8 +56,8 @@ let package = Package(
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditFix", "SwiftSyntaxQueries", "TreeSitter", "ChildProcess"]),
-        // Applying edits, unified diffs, atomic writes: pure byte work on the plain model.
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftSyntaxQueries", "TreeSitter", "ChildProcess"]),
+        // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
         .target(name: "AuditConfig", dependencies: ["AuditModel", "AuditRules", .product(name: "Yams", package: "Yams")]),
@@ -65,11 +65,17 @@ let package = Package(
         .target(name: "AuditBaseline", dependencies: ["AuditModel", "ChildProcess"]),
         // Turning findings into text and JSON reports.
         .target(name: "AuditReport", dependencies: ["AuditModel"]),
-        // The command line: argument parsing, exit codes, output streams. Runs in-process from tests.
+        // The scan and the fix as named steps, from the command line's choices to a result; never
+        // prints, never writes.
+        .target(
+            name: "Audit",
+            dependencies: ["AuditModel", "AuditRules", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig", "TreeSitter"]
+        ),
+        // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditConfig",
+                "Audit", "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "TreeSitter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,7 +89,8 @@ let package = Package(
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
-        .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )

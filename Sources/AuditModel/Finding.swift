@@ -102,6 +102,9 @@ public struct Finding: Hashable, Sendable, Codable {
     public var fingerprint: String = ""
     /// Whether a baseline (or the diff base) already had it. Without one, every finding is new.
     public var baseline: BaselineState = .new
+    /// The source line a report shows under it (its start line, cut around the span when long), set
+    /// once the findings are resolved: no report reads a file again.
+    public var shownLine: ShownLine?
     /// The byte edits that apply the replacement: the call replaced, each absorbed modifier removed
     /// (with its line when it stands alone), everything between them untouched. Empty without a replacement.
     public let edits: [TextEdit]
@@ -136,6 +139,7 @@ public struct Finding: Hashable, Sendable, Codable {
         copy.related = related.map { $0.file == from ? RelatedLocation(file: name, line: $0.line, column: $0.column, message: $0.message) : $0 }
         copy.fingerprint = fingerprint
         copy.baseline = baseline
+        copy.shownLine = shownLine
         return copy
     }
 
@@ -144,6 +148,42 @@ public struct Finding: Hashable, Sendable, Codable {
         if lhs.file != rhs.file { return lhs.file.precedesInUTF8(rhs.file) }
         if lhs.start != rhs.start { return lhs.start < rhs.start }
         return lhs.ruleId < rhs.ruleId
+    }
+}
+
+/// The part of a source line shown under a finding: all of a line up to `widest` characters; of a
+/// longer line (minified or generated code, a one-line file of megabytes) a window around the span,
+/// cut with "…" at either end. With the span's start and end as character indices into `text`.
+public struct ShownLine: Hashable, Codable, Sendable {
+    public let text: String
+    public let start: Int
+    public let end: Int
+
+    public static let widest = 200
+
+    /// `line` (its text, without the line break) with the span from the 1-based `startColumn` to
+    /// `endColumn` (exclusive; nil when the span goes on past the line).
+    public init(line: String, startColumn: Int, endColumn: Int?) {
+        let line = Array(line.unicodeScalars)
+        let start = min(max(startColumn - 1, 0), line.count)
+        let end = endColumn.map { min(max($0 - 1, start + 1), line.count) } ?? line.count
+        guard line.count > Self.widest else {
+            (text, self.start, self.end) = (String(String.UnicodeScalarView(line)), start, end)
+            return
+        }
+        let context = 40
+        let from = max(0, start - context)
+        let to = min(line.count, from + Self.widest, max(end, start + 1) + context)
+        let head: [Unicode.Scalar] = from > 0 ? ["…"] : []
+        let tail: [Unicode.Scalar] = to < line.count ? ["…"] : []
+        text = String(String.UnicodeScalarView(head + line[from..<to] + tail))
+        self.start = start - from + head.count
+        self.end = min(end, to) - from + head.count
+    }
+
+    /// The shown line of a finding spanning `start` to `end`, from its start line's text.
+    public init(line: String, start: SourcePoint, end: SourcePoint) {
+        self.init(line: line, startColumn: start.column, endColumn: end.line == start.line ? end.column : nil)
     }
 }
 

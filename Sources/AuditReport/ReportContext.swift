@@ -73,9 +73,9 @@ public struct ReportContext {
 public enum ReportFormat: String, CaseIterable, Sendable {
     case text, json, sarif, github, xcode, junit, markdown
 
-    public func render(_ context: ReportContext, colour: Bool = false, lines: @escaping TextReport.LineProvider = { _, _ in nil }) -> String {
+    public func render(_ context: ReportContext, colour: Bool = false) -> String {
         switch self {
-        case .text: return TextReport(colour: colour, lines: lines).render(context)
+        case .text: return TextReport(colour: colour).render(context)
         case .json: return JSONReport.render(context)
         case .sarif: return SARIFReport.render(context)
         case .github: return GitHubReport.render(context)

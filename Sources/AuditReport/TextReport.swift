@@ -1,16 +1,12 @@
 import AuditModel
 
 /// The report for people: one block per finding with the source line and a caret under the span,
-/// then a summary per rule. Pure: the caller supplies source lines and chooses colour.
+/// then a summary per rule. Pure: the source lines come with the findings; the caller chooses colour.
 public struct TextReport {
-    public typealias LineProvider = (_ file: String, _ line: Int) -> String?
-
     public let colour: Bool
-    public let lines: LineProvider
 
-    public init(colour: Bool, lines: @escaping LineProvider) {
+    public init(colour: Bool) {
         self.colour = colour
-        self.lines = lines
     }
 
     public func render(_ result: ScanResult) -> String {
@@ -59,43 +55,21 @@ public struct TextReport {
     func block(for finding: Finding) -> String {
         let severity = paint(finding.severity.rawValue + ":", finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .cyan)
         var text = "\(paint("\(finding.file):\(finding.start.line):\(finding.start.column):", .bold)) \(severity) \(finding.message) \(paint("[\(finding.ruleId)]", .dim))\n"
-        if let source = lines(finding.file, finding.start.line) {
+        if let shown = finding.shownLine {
             let gutter = String(finding.start.line)
             let blank = String(repeating: " ", count: gutter.count)
-            let line = Self.window(Array(source.unicodeScalars), start: finding.start.column - 1,
-                                   end: finding.end.line == finding.start.line ? finding.end.column - 1 : nil)
-            let characters = line.characters
-            let startIndex = line.start, endIndex = line.end
+            let characters = Array(shown.text.unicodeScalars)
+            let startIndex = shown.start, endIndex = shown.end
             // Tabs stay tabs in the padding so the caret lines up under tab-indented code.
             let padding = String(String.UnicodeScalarView(characters[..<startIndex].map { $0 == "\t" ? "\t" : " " }))
             let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
-            text += " \(gutter) | \(String(String.UnicodeScalarView(characters)))\n"
+            text += " \(gutter) | \(shown.text)\n"
             text += " \(blank) | \(padding)\(paint(marker, .green))\n"
             text += " \(blank) = \(fixLine(finding))\n"
         } else {
             text += "   = \(fixLine(finding))\n"
         }
         return text + "\n"
-    }
-
-    /// How much of a source line a finding shows: all of it up to this many characters; of a longer
-    /// line (minified or generated code, a one-line file of megabytes) a window around the span, cut
-    /// with "…" at either end.
-    static let widestLineShown = 200
-
-    /// The characters of the line to show, with the span's start and end (end: the span's end on this
-    /// line, nil when the span goes on past it) as indices into them.
-    static func window(_ line: [Unicode.Scalar], start: Int, end: Int?) -> (characters: [Unicode.Scalar], start: Int, end: Int) {
-        let start = min(max(start, 0), line.count)
-        let end = end.map { min(max($0, start + 1), line.count) } ?? line.count
-        guard line.count > widestLineShown else { return (line, start, end) }
-        let context = 40
-        let from = max(0, start - context)
-        let to = min(line.count, from + widestLineShown, max(end, start + 1) + context)
-        let head: [Unicode.Scalar] = from > 0 ? ["…"] : []
-        let tail: [Unicode.Scalar] = to < line.count ? ["…"] : []
-        let shown = head + line[from..<to] + tail
-        return (shown, start - from + head.count, min(end, to) - from + head.count)
     }
 
     private func fixLine(_ finding: Finding) -> String {

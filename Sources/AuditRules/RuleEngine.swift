@@ -19,6 +19,12 @@ public struct FileAnalysis: Sendable, Codable {
     /// Whether it can neither hold a finding nor tell anything about other files: no candidate, no
     /// suppression, no type declared, no module re-exported, no rotating-text fact (most files of a
     /// large tree, never parsed).
+    /// Whether findings may be reported in it: a candidate, a suppression (it may be unused), a
+    /// display of rotating text.
+    public var mayHoldFindings: Bool {
+        !candidates.isEmpty || !suppressions.isEmpty || !(rotation?.displays.isEmpty ?? true)
+    }
+
     var contributesNothing: Bool {
         candidates.isEmpty && suppressions.isEmpty && topLevelTypes.isEmpty && exportedImports.isEmpty && (rotation?.isEmpty ?? true)
     }

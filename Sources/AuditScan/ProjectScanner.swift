@@ -105,7 +105,7 @@ public struct ProjectScanner {
         let roundsExpected = Flag()
         // Set once a clock may assign any case: every put-off file will need its signature.
         let signEveryTextEnum = Flag()
-        var first = analyze(workers: jobs, keepSources: keepSources, tick: tick, take: feed.take) { signature, bytes in
+        var first = analyze(workers: jobs, tick: tick, take: feed.take) { signature, bytes in
             guard let signature else {
                 // Only `enum` and `switch` (`RuleEngine.Glance.onlyTextEnumWords`): a possible text enum,
                 // which may start the rounds; its signature waits for the end of this pass.
@@ -195,7 +195,7 @@ public struct ProjectScanner {
                 // Largest first: a round ends when its last file is parsed, and a large file taken last
                 // would leave the other workers idle until it is done.
                 toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
-                var parsed = analyzeAll(files, indices: toParse, keepSources: keepSources, tick: nil, decide: { _, _ in .parse })
+                var parsed = analyzeAll(files, indices: toParse, tick: nil, decide: { _, _ in .parse })
                 while let (index, outcome, _) = parsed.popLast() {
                     outcomes[index] = outcome
                     // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
@@ -210,6 +210,7 @@ public struct ProjectScanner {
         // The parsed files' analyses: a file left unparsed has an empty one, which settles nothing
         // (copying every file's took milliseconds that the report waited for).
         var analyses: [FileAnalysis] = []
+        var sources: [String: SourceText] = [:]
         var scannedFiles: [ScannedFile] = []
         var filesScanned = 0
         var filesWithParseErrors = 0
@@ -219,8 +220,10 @@ public struct ProjectScanner {
             case .analyzed(let analyzed)?:
                 if inScope { filesScanned += 1 }
                 // Only a fix asks for the files (a copy of each analysis otherwise thrown away).
+                if let source = analyzed.source { sources[reference.displayPath] = source }
                 if keepSources {
-                    var file = ScannedFile(reference: reference, source: analyzed.source, analysis: analyzed.analysis)
+                    let source = analyzed.analysis.candidates.isEmpty ? nil : analyzed.source
+                    var file = ScannedFile(reference: reference, source: source, analysis: analyzed.analysis)
                     file.inScope = inScope
                     scannedFiles.append(file)
                 }
@@ -245,6 +248,10 @@ public struct ProjectScanner {
         if root != nil {
             let paths = Self.absolutePaths(of: findings, in: files)
             findings.removeAll { !inputs.isInScope(paths[$0.file] ?? inputs.absolutePath(ofDisplayed: $0.file)) }
+        }
+        for index in findings.indices {
+            guard let source = sources[findings[index].file] else { continue }
+            findings[index].shownLine = ShownLine(line: source.lineText(findings[index].start.line), start: findings[index].start, end: findings[index].end)
         }
         let result = ScanResult(
             findings: findings,
@@ -322,7 +329,7 @@ public struct ProjectScanner {
     /// this size copied (retained and released) its many collections.
     final class Analyzed {
         var analysis: FileAnalysis
-        /// Its text, kept for a fix when it has candidate findings.
+        /// Its text, kept when it may hold findings: for the lines reports show, and for a fix.
         var source: SourceText?
         /// Whether its findings and syntax errors count (see `scanFiles`).
         var relevant: Bool
@@ -371,10 +378,10 @@ public struct ProjectScanner {
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], keepSources: Bool, tick: (() -> Void)?, decide: @escaping (SourceSignature?, [UInt8]) -> Decision
+        _ files: [SourceFileReference], indices: [Int], tick: (() -> Void)?, decide: @escaping (SourceSignature?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let positions = IndexDispenser(count: indices.count)
-        return analyze(workers: min(jobs, max(1, indices.count)), keepSources: keepSources, tick: tick, take: {
+        return analyze(workers: min(jobs, max(1, indices.count)), tick: tick, take: {
             positions.take().map { (indices[$0], files[indices[$0]]) }
         }, decide: decide)
     }
@@ -385,7 +392,7 @@ public struct ProjectScanner {
     /// workers. (Moved, not copied: a copy of an outcome retains each of its analysis's collections.)
     /// Each with the file's identity.
     func analyze(
-        workers: Int, keepSources: Bool, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
+        workers: Int, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
         decide: @escaping (SourceSignature?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let results = UnsafeMutableBufferPointer<[(Int, Outcome, SourceDiscovery.FileIdentity?)]>.allocate(capacity: workers)
@@ -398,7 +405,7 @@ public struct ProjectScanner {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var mine: [(Int, Outcome, SourceDiscovery.FileIdentity?)] = []
             while let (index, file) = take() {
-                let (outcome, identity) = analyze(file, keepSource: keepSources, decide: decide)
+                let (outcome, identity) = analyze(file, decide: decide)
                 mine.append((index, outcome, identity))
                 tick?()
             }
@@ -419,18 +426,18 @@ public struct ProjectScanner {
     /// Reads, signs and, if it is to be, parses and analyzes one file; with its identity (nil when it
     /// cannot be found out), which tells a file reached twice.
     func analyze(
-        _ file: SourceFileReference, keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> (Outcome, SourceDiscovery.FileIdentity?) {
         switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
         case .success(let read):
-            return (analyze(file, bytes: read.bytes, keepSource: keepSource, decide: decide), read.identity)
+            return (analyze(file, bytes: read.bytes, decide: decide), read.identity)
         }
     }
 
     private func analyze(
-        _ file: SourceFileReference, bytes: [UInt8], keepSource: Bool, decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, bytes: [UInt8], decide: (SourceSignature?, [UInt8]) -> Decision
     ) -> Outcome {
         let signature: SourceSignature?
         let skipped = { (signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) in
@@ -493,22 +500,22 @@ public struct ProjectScanner {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
-        return .analyzed(Analyzed(analysis: analysis, source: keepSource && !analysis.candidates.isEmpty ? source : nil,
+        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil,
                                   relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : signature.flatMap(kept),
                                   lexed: signature != nil, putOff: putOff ? bytes : nil))
     }
 }
 
 /// Hands out 0, 1, 2, … up to a count, one at a time, to whichever worker asks next.
-final class IndexDispenser: @unchecked Sendable {
+public final class IndexDispenser: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
     private var next = 0
 
-    init(count: Int) { self.count = count }
+    public init(count: Int) { self.count = count }
 
     /// The next index, or nil once all are handed out.
-    func take() -> Int? {
+    public func take() -> Int? {
         lock.lock()
         defer { lock.unlock() }
         guard next < count else { return nil }

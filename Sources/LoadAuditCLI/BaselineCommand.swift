@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audit
 import AuditBaseline
 import AuditModel
 import Foundation
@@ -31,18 +32,18 @@ struct Baseline: ParsableCommand {
     @OptionGroup var project: ProjectOptions
 
     func run() throws {
-        let session = try Session(project, paths: paths)
-        let terminal = session.terminal
-        let result = try session.scan(paths)
-        let path = output.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.defaultBaselinePath(for: paths)
+        let audit = try project.audit(paths: paths)
+        let terminal = CurrentTerminal.terminal
+        let result = try scanFindings(audit, paths: paths)
+        let path = output.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? audit.defaultBaselinePath(for: paths)
         let folder = (path as NSString).deletingLastPathComponent
         let previous = try? BaselineFile.read(path)
         // A scan of part of the project updates that part: the other entries stay as they were.
         let (baseline, kept) = previous?.updated(with: result.findings, absolutePaths: result.absolutePaths, folder: folder,
-                                                 inScope: { session.covers($0, scanning: paths) })
+                                                 inScope: { audit.covers($0, scanning: paths) })
             ?? (BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder), 0)
         do {
-            try Data(baseline.encoded().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicWriter.write(Array(baseline.encoded().utf8), to: path)
         } catch {
             throw CommandFailure(message: "\(RelativePath.from(terminal.currentDirectory, to: path)): cannot write the baseline (\(error.localizedDescription))")
         }

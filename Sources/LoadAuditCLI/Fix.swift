@@ -1,8 +1,7 @@
 import ArgumentParser
+import Audit
 import AuditFix
 import AuditModel
-import AuditRules
-import AuditScan
 import Foundation
 
 struct Fix: ParsableCommand {
@@ -51,46 +50,70 @@ struct Fix: ParsableCommand {
     var color: ColourChoice = .auto
 
     func run() throws {
-        let session = try Session(project, paths: paths)
-        let terminal = session.terminal
-        let fixer = Fixer(scanner: session.scanner, options: Fixer.Options(classes: unsafe ? [.safe, .unsafe] : [.safe], dryRun: dryRun))
-        let run: Fixer.Run
-        do {
-            run = try fixer.run(paths, within: session.projectRoot(for: paths))
-        } catch let error as InputPathError {
-            throw CommandFailure(message: error.description)
-        }
-        for problem in run.scan.problems {
+        let audit = try project.audit(paths: paths)
+        let terminal = CurrentTerminal.terminal
+        var plan = try audit.fix(paths, classes: unsafe ? [.safe, .unsafe] : [.safe])
+        for problem in plan.scan.problems {
             terminal.warning(problem.summary)
         }
         if dryRun {
             let colour = terminal.wantsColour(color)
-            for file in run.files where file.outcome == .fixed {
+            for file in plan.files where file.outcome == .fixed {
                 if let diff = UnifiedDiff.make(path: file.file, old: file.original, new: file.fixed, colour: colour) {
                     terminal.write(diff)
                 }
             }
+        } else {
+            write(&plan, roots: writableRoots(paths, currentDirectory: terminal.currentDirectory))
         }
-        let summary = FixSummary(run: run, dryRun: dryRun, unsafeApplied: unsafe).render()
+        let summary = FixSummary(plan: plan, dryRun: dryRun, unsafeApplied: unsafe).render()
         if dryRun { terminal.writeError(summary) } else { terminal.write(summary) }
 
-        let changed = run.files.contains { $0.outcome == .fixed && $0.fixed != $0.original }
-        let failed = run.files.contains { $0.outcome != .fixed }
+        let changed = plan.files.contains { $0.outcome == .fixed && $0.fixed != $0.original }
+        let failed = plan.files.contains { $0.outcome != .fixed }
         if dryRun ? (changed || failed) : failed {
             throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    /// Writes every rewritten file of the plan through the atomic writer; a file it refuses (read-only,
+    /// changed on disk, a link leading outside `roots`) is marked not written, its original untouched.
+    private func write(_ plan: inout FixPlanner.Plan, roots: [String]) {
+        for index in plan.files.indices where plan.files[index].outcome == .fixed {
+            let file = plan.files[index]
+            do {
+                try AtomicWriter.replace(file.absolutePath, with: file.fixed, original: file.original, roots: roots)
+            } catch let refusal as WriteRefusal {
+                plan.files[index].outcome = .notWritten(reason: refusal.description)
+            } catch {
+                plan.files[index].outcome = .notWritten(reason: WriteRefusal.failed(error.localizedDescription).description)
+            }
+        }
+    }
+
+    /// The real paths a fix may write into: the folders given, and the folders of the files given.
+    private func writableRoots(_ paths: [String], currentDirectory: String) -> [String] {
+        (paths.isEmpty ? ["."] : paths).map { path in
+            let absolute = URL(fileURLWithPath: path.hasPrefix("/") ? path : currentDirectory + "/" + path).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
+            let folder = isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent
+            guard let resolved = realpath(folder, nil) else { return folder }
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
     }
 }
 
 /// The closing account of a fix: what changed, what was skipped and why, what is left for people.
 struct FixSummary {
-    let run: Fixer.Run
+    let plan: FixPlanner.Plan
     let dryRun: Bool
     let unsafeApplied: Bool
 
     func render() -> String {
         var text = ""
-        let fixed = run.files.filter { $0.outcome == .fixed && $0.fixed != $0.original }
+        let fixed = plan.files.filter { $0.outcome == .fixed && $0.fixed != $0.original }
         var byRule: [String: Int] = [:]
         for file in fixed { byRule.merge(file.editsByRule, uniquingKeysWith: +) }
         let edits = byRule.values.reduce(0, +)
@@ -104,7 +127,7 @@ struct FixSummary {
                 text += "  \(file.file): \(count(file.editsByRule.values.reduce(0, +), "edit"))\n"
             }
         }
-        for file in run.files {
+        for file in plan.files {
             switch file.outcome {
             case .fixed: break
             case .refused(let reason, let ruleId, let line, let column):
@@ -113,12 +136,12 @@ struct FixSummary {
                 text += "not fixed: \(file.file): \(refusal)\n"
             }
         }
-        let unsafe = run.remaining.filter { $0.fix == .unsafe }
+        let unsafe = plan.remaining.filter { $0.fix == .unsafe }
         if !unsafe.isEmpty, !unsafeApplied {
             text += "\(count(unsafe.count, "unsafe fix", plural: "unsafe fixes")) skipped (review, then apply with --unsafe):\n"
             for finding in unsafe { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }
         }
-        let manual = run.remaining.filter { $0.fix == .manual }
+        let manual = plan.remaining.filter { $0.fix == .manual }
         if !manual.isEmpty {
             text += "\(count(manual.count, "manual finding")) left for a person:\n"
             for finding in manual { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }

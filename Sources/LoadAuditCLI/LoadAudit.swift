@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audit
 import AuditModel
 import AuditRules
 import Foundation
@@ -65,6 +66,10 @@ public struct LoadAudit: ParsableCommand {
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch let failure as CommandFailure {
+            terminal.error(failure.message)
+            return ExitStatus.usage.rawValue
+        } catch let failure as AuditError {
+            for warning in failure.warnings { terminal.warning(warning) }
             terminal.error(failure.message)
             return ExitStatus.usage.rawValue
         } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audit
 import AuditRules
 import Foundation
 import TreeSitter
@@ -20,7 +21,7 @@ struct Rules: ParsableCommand {
     @OptionGroup var rules: RuleOptions
 
     func run() throws {
-        let (_, ruleSet) = try Session.loadRules(rules, paths: [])
+        let (_, ruleSet) = try Audit.loadRules(rules.setup(CurrentTerminal.terminal), paths: [])
         let terminal = CurrentTerminal.terminal
         let idWidth = ruleSet.rules.map(\.id.count).max() ?? 0
         for rule in ruleSet.rules {

@@ -1,12 +1,9 @@
 import ArgumentParser
+import Audit
 import AuditBaseline
-import AuditConfig
 import AuditModel
 import AuditReport
-import AuditRules
-import AuditScan
 import Foundation
-import TreeSitter
 
 extension ReportFormat: ExpressibleByArgument {}
 extension ColourChoice: ExpressibleByArgument {}
@@ -29,12 +26,7 @@ struct ReportRequest: ExpressibleByArgument, Equatable {
     }
 }
 
-/// The lowest severity that makes the run fail, or `never`.
-enum FailOn: String, CaseIterable, ExpressibleByArgument {
-    case note, warning, error, never
-
-    var threshold: Severity? { Severity(rawValue: rawValue) }
-}
+extension FailOn: ExpressibleByArgument {}
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -160,10 +152,9 @@ struct Scan: ParsableCommand {
     func run() throws {
         // `-` with --stdin-filename: the text of standard input, as the file of that name would be.
         let scanned = stdinFilename.map { [$0] } ?? paths
-        let session = try Session(project, paths: scanned, jobs: jobs)
-        let terminal = session.terminal
-        var standIn: Session.StandIn?
-        var standInSource: SourceText?
+        let audit = try project.audit(paths: scanned, jobs: jobs)
+        let terminal = CurrentTerminal.terminal
+        var request = ScanRequest(paths: paths)
         if let stdinFilename {
             let bytes = terminal.readStandardInput()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-stdin-\(UUID().uuidString)")
@@ -172,82 +163,44 @@ struct Scan: ParsableCommand {
             guard FileManager.default.createFile(atPath: file, contents: bytes) else {
                 throw CommandFailure(message: "\(file): cannot write standard input to a temporary file")
             }
-            standIn = Session.StandIn(file: file, name: stdinFilename)
-            standInSource = SourceText(bytes: [UInt8](bytes))
+            request.standIn = StandIn(file: file, name: stdinFilename)
         }
-        defer { if let standIn { try? FileManager.default.removeItem(atPath: (standIn.file as NSString).deletingLastPathComponent) } }
-        var result = try session.scan(scanned, standIn: standIn)
-
-        var baselinePath = baseline.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? session.config?.baseline
-        if baseline == nil, let configured = baselinePath, !FileManager.default.fileExists(atPath: configured) {
-            terminal.warning("the configuration names the baseline \(configured), which does not exist yet: every finding is new (create it with `loadaudit baseline`)")
-            baselinePath = nil
+        defer { if let standIn = request.standIn { try? FileManager.default.removeItem(atPath: (standIn.file as NSString).deletingLastPathComponent) } }
+        request.baseline = baseline
+        request.strictBaseline = strictBaseline
+        request.diffBase = diffBase
+        request.allowGateChanges = allowGateChanges
+        request.failOn = failOn
+        let progress = ProgressLine(terminal: terminal)
+        request.progress = progress.isActive ? progress.update : nil
+        let audited: AuditResult
+        do {
+            defer { progress.finish() }
+            audited = try audit.scan(request)
         }
-        if strictBaseline, baselinePath == nil {
-            throw CommandFailure(message: "--strict-baseline needs a baseline (--baseline FILE, or `baseline:` in .loadaudit.yml)")
-        }
-        if let baselinePath {
-            do {
-                let file = try BaselineFile.read(baselinePath)
-                let folder = (baselinePath as NSString).deletingLastPathComponent
-                result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder,
-                                                   inScope: { session.covers($0, scanning: scanned) })
-            } catch let error as BaselineError {
-                throw CommandFailure(message: error.description)
-            }
-        }
-        if let diffBase {
-            do {
-                let folder = SourceDiscovery(currentDirectory: terminal.currentDirectory).absolutePath(scanned.first ?? ".")
-                var isDirectory: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
-                let changes = try GitChanges.since(diffBase, in: isDirectory.boolValue ? folder : (folder as NSString).deletingLastPathComponent)
-                changes.classify(&result.findings, absolutePaths: result.absolutePaths)
-                if !allowGateChanges {
-                    let gate = try gateChanges(changes, session: session, baselinePath: baselinePath)
-                    let base = scanned.count == 1 && isDirectory.boolValue ? folder : terminal.currentDirectory
-                    let (findings, absolutePaths) = GateChanges.findings(gate, base: base)
-                    result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
-                    result.absolutePaths.merge(absolutePaths) { current, _ in current }
-                    if !findings.isEmpty, !result.ruleIds.contains(GateChanges.ruleId) { result.ruleIds.append(GateChanges.ruleId) }
-                }
-            } catch let error as GitChangesError {
-                throw CommandFailure(message: error.description)
-            }
-        }
+        for warning in audited.warnings { terminal.warning(warning) }
+        let result = audited.scan
 
         let context = ReportContext(
             result: result,
-            rules: session.ruleSet.rules.map(\.description) + [RuleDescription(
-                id: UnusedSuppressionRule.id, severity: session.ruleSet.unusedSuppressionSeverity ?? .warning, fix: .manual,
-                message: UnusedSuppressionRule.message, help: "A loadaudit:ignore comment that silences nothing, or names no rule.", helpURI: nil)]
-                + (result.ruleIds.contains(GateChanges.ruleId) ? [GateChanges.description] : []),
+            rules: audited.rules,
             toolVersion: loadauditVersion,
             currentDirectory: terminal.currentDirectory,
-            comparesToBaseline: baselinePath != nil,
+            comparesToBaseline: audited.baselinePath != nil,
             diffBase: diffBase,
-            ratchetCommand: baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(scanned.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
-            baselineFolder: baselinePath.map { ($0 as NSString).deletingLastPathComponent }
+            ratchetCommand: audited.baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(scanned.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
+            baselineFolder: audited.baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
-        var cache: [String: SourceText] = [:]
-        let lines: TextReport.LineProvider = { file, line in
-            if let standInSource, file == stdinFilename { return standInSource.lineText(line) }
-            guard let path = result.absolutePaths[file] else { return nil }
-            if cache[path] == nil, case .success(let read) = SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
-                cache[path] = SourceText(bytes: read.0)
-            }
-            return cache[path]?.lineText(line)
-        }
         var written: [String] = []
         for request in requestedReports {
             guard let file = request.file else {
-                terminal.write(request.format.render(context, colour: terminal.wantsColour(color), lines: lines))
+                terminal.write(request.format.render(context, colour: terminal.wantsColour(color)))
                 continue
             }
-            let report = request.format.render(context, colour: false, lines: lines)
+            let report = request.format.render(context, colour: false)
             let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
             do {
-                try Data(report.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try AtomicWriter.write(Array(report.utf8), to: path)
             } catch {
                 throw CommandFailure(message: "\(file): cannot write the report (\(error.localizedDescription))")
             }
@@ -256,35 +209,7 @@ struct Scan: ParsableCommand {
         if !written.isEmpty, !requestedReports.contains(where: { $0.file == nil }) {
             terminal.write(oneLineSummary(result, context) + " \(written.count == 1 ? "Report" : "Reports"): \(written.joined(separator: ", "))\n")
         }
-
-        let threshold = (failOn ?? session.config?.failOn.map { $0.map { FailOn(rawValue: $0.rawValue)! } ?? .never } ?? .warning).threshold
-        // A weakened gate fails whatever the failing severity: weakening that is what it is about.
-        let failingNew = threshold.map { limit in result.newFindings.contains { $0.severity >= limit } } ?? false
-            || result.findings.contains { $0.ruleId == GateChanges.ruleId }
-        if failingNew || (strictBaseline && !result.staleEntries.isEmpty) {
-            throw ExitCode(ExitStatus.findings.rawValue)
-        }
-    }
-
-    /// What the change under review does to the gate: `.loadaudit.yml` and the baseline against
-    /// their versions at the merge base.
-    private func gateChanges(_ changes: GitChanges, session: Session, baselinePath: String?) throws -> [GateChanges.Change] {
-        var found: [GateChanges.Change] = []
-        if let config = session.config {
-            let text = (try? String(contentsOfFile: config.path, encoding: .utf8)) ?? ""
-            // The merge base's configuration, read as if it were here; one that no longer reads (or
-            // names rules that are gone) is compared as no configuration.
-            let old = changes.textAtMergeBase(of: config.path).flatMap { try? ProjectConfig.parse($0, path: config.path) }
-            let oldRules = try (try? Session.rules(project.rules, config: old)) ?? Session.rules(project.rules, config: nil)
-            found += GateChanges.configChanges(old: old, new: config, oldRules: oldRules, newRules: session.ruleSet,
-                                               failOnGiven: failOn != nil, path: config.path, text: text)
-        }
-        if let baselinePath, let new = try? BaselineFile.read(baselinePath) {
-            let text = (try? String(contentsOfFile: baselinePath, encoding: .utf8)) ?? ""
-            let old = changes.textAtMergeBase(of: baselinePath).flatMap { try? JSONDecoder().decode(BaselineFile.self, from: Data($0.utf8)) }
-            found += GateChanges.baselineChanges(old: old, new: new, path: baselinePath, text: text)
-        }
-        return found
+        if audited.fails { throw ExitCode(ExitStatus.findings.rawValue) }
     }
 
     private func oneLineSummary(_ result: ScanResult, _ context: ReportContext) -> String {
@@ -307,10 +232,4 @@ struct Scan: ParsableCommand {
 
 func shellQuoted(_ text: String) -> String {
     text.range(of: #"^[A-Za-z0-9_./=:@%+-]+$"#, options: .regularExpression) != nil ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-}
-
-extension Rule {
-    var description: RuleDescription {
-        RuleDescription(id: id, severity: severity, fix: fix, message: message, help: help, helpURI: helpURI)
-    }
 }

@@ -7,12 +7,12 @@ final class BaselineTextReportTests: XCTestCase {
     private typealias F = ReportContextFixtures
 
     /// The source line behind the multi-edit finding; no other line is available.
-    private let lines: TextReport.LineProvider = { file, line in
+    private let lines: LineProvider = { file, line in
         file == ReportContextFixtures.loadingFile && line == 12 ? "        ProgressView()" : nil
     }
 
     func testNewBlocksFirstThenExistingThenFixedThenCounts() {
-        XCTAssertEqual(ReportFormat.text.render(F.baselineContext(), lines: lines), """
+        XCTAssertEqual(ReportFormat.text.render((F.baselineContext()).showing(lines)), """
         NEW: 3 findings not in the baseline (these fail the run)
 
         Legacy/Old.swift:3:5: error: ThemedSpinner has no automatic replacement <"&'> [themed-spinner]
@@ -119,7 +119,7 @@ final class BaselineTextReportTests: XCTestCase {
 
     func testWithoutABaselineTheContextRendersLikeTheScanResult() {
         let context = F.plainContext()
-        XCTAssertEqual(ReportFormat.text.render(context, lines: lines), TextReport(colour: false, lines: lines).render(context.result))
+        XCTAssertEqual(ReportFormat.text.render((context).showing(lines)), TextReport(colour: false).render(context.result.showing(lines)))
         XCTAssertFalse(ReportFormat.text.render(context).contains("NEW:"))
     }
 }

@@ -7,10 +7,10 @@ final class TextReportBlockTests: XCTestCase {
 
     /// A report over one finding whose file has `line` at the finding's start line.
     private func render(_ finding: Finding, line: String?, colour: Bool = false) -> String {
-        let report = TextReport(colour: colour) { file, number in
+        let result = Fixtures.result(findings: [finding], problems: [], filesScanned: 1, filesWithParseErrors: 0)
+        return TextReport(colour: colour).render(result.showing { file, number in
             file == finding.file && number == finding.start.line ? line : nil
-        }
-        return report.render(Fixtures.result(findings: [finding], problems: [], filesScanned: 1, filesWithParseErrors: 0))
+        })
     }
 
     private func finding(
@@ -137,24 +137,22 @@ final class TextReportBlockTests: XCTestCase {
     }
 
     func testNoColourMeansNoEscapeSequences() {
-        let report = TextReport(colour: false) { _, _ in "        ProgressView()" }
-        let output = report.render(Fixtures.result())
+        let output = TextReport(colour: false).render(Fixtures.result().showing { _, _ in "        ProgressView()" })
         XCTAssertFalse(output.contains(esc), output.debugDescription)
     }
 }
 
 final class TextReportSummaryTests: XCTestCase {
     private func render(_ result: ScanResult) -> String {
-        TextReport(colour: false) { _, _ in nil }.render(result)
+        TextReport(colour: false).render(result)
     }
 
     func testFullReportOfSeveralFindings() {
-        let lines: [String: [Int: String]] = [
+        let shown: [String: [Int: String]] = [
             Fixtures.loadingFile: [12: "        ProgressView()"],
             Fixtures.legacyFile: [3: "    let spinner = UIActivityIndicatorView(", 9: "ProgressView()"],
         ]
-        let report = TextReport(colour: false) { file, line in lines[file]?[line] }
-        XCTAssertEqual(report.render(Fixtures.result()), """
+        XCTAssertEqual(TextReport(colour: false).render(Fixtures.result().showing { file, line in shown[file]?[line] }), """
             Sources/App/Views/Loading.swift:12:9: warning: ProgressView is deprecated; use LoadingIndicator [progress-view]
              12 |         ProgressView()
                 |         ^~~~~~~~~~~~~~
@@ -241,8 +239,8 @@ final class TextReportSummaryTests: XCTestCase {
 
     func testColourChangesOnlyDecorationNotWords() {
         let result = Fixtures.result()
-        let plain = TextReport(colour: false) { _, _ in "ProgressView()" }.render(result)
-        let coloured = TextReport(colour: true) { _, _ in "ProgressView()" }.render(result)
+        let plain = TextReport(colour: false).render(result.showing { _, _ in "ProgressView()" })
+        let coloured = TextReport(colour: true).render(result.showing { _, _ in "ProgressView()" })
         XCTAssertTrue(coloured.contains("\u{1B}["))
         let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         XCTAssertEqual(stripped, plain)

@@ -3,6 +3,7 @@ import AuditConfig
 import AuditModel
 import AuditRules
 import Foundation
+import TreeSitter
 
 /// With `--diff-base`: what the change under review does to the gate itself. CI reads `.loadaudit.yml`
 /// and the baseline from the change, so a pull request could switch a rule off, lower it, weaken
@@ -10,9 +11,9 @@ import Foundation
 /// pass. Each such change, against the merge base's versions of the two files, is a finding of its
 /// own (`gate-weakened`, error), which fails the run unless `--allow-gate-changes` is given.
 /// Owns the comparison only; reading files at the merge base is `GitChanges`'s.
-struct GateChanges {
-    static let ruleId = "gate-weakened"
-    static let description = RuleDescription(
+public struct GateChanges {
+    public static let ruleId = "gate-weakened"
+    public static let description = RuleDescription(
         id: ruleId, severity: .error, fix: .manual,
         message: "This change weakens the loadaudit gate it is checked by.",
         help: "With --diff-base, .loadaudit.yml and the baseline are compared with their versions at the merge base: a rule switched off or lowered, a weaker fail-on, a wider exclude or narrower include, and baseline entries added are reported. Pass --allow-gate-changes where that is intended.",
@@ -88,15 +89,19 @@ struct GateChanges {
         return text[..<range.lowerBound].filter { $0 == "\n" }.count + 1
     }
 
-    /// The changes as findings, named relative to `base` (the folder reports name files from).
-    static func findings(_ changes: [Change], base: String) -> (findings: [Finding], absolutePaths: [String: String]) {
+    /// The changes as findings, named relative to `base` (the folder reports name files from), with
+    /// the line of `texts` (each file's text by its absolute path) they point at.
+    static func findings(_ changes: [Change], base: String, texts: [String: String]) -> (findings: [Finding], absolutePaths: [String: String]) {
         var paths: [String: String] = [:]
+        let sources = texts.mapValues { SourceText(bytes: Array($0.utf8)) }
         let findings = changes.map { change -> Finding in
             let file = RelativePath.from(base, to: change.file)
             paths[file] = change.file
             let point = SourcePoint(line: change.line, column: 1, byteOffset: 0)
-            return Finding(ruleId: ruleId, severity: .error, file: file, start: point, end: point, symbol: (change.file as NSString).lastPathComponent,
-                           message: "\(description.message) (\(change.message); --allow-gate-changes if intended)", replacement: nil, fix: .manual)
+            var finding = Finding(ruleId: ruleId, severity: .error, file: file, start: point, end: point, symbol: (change.file as NSString).lastPathComponent,
+                                  message: "\(description.message) (\(change.message); --allow-gate-changes if intended)", replacement: nil, fix: .manual)
+            finding.shownLine = sources[change.file].map { ShownLine(line: $0.lineText(change.line), start: point, end: point) }
+            return finding
         }
         return (findings, paths)
     }

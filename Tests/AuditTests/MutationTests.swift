@@ -1,4 +1,4 @@
-import AuditFix
+import Audit
 import AuditModel
 import AuditRules
 import AuditScan
@@ -141,11 +141,11 @@ final class MutationTests: XCTestCase {
     // MARK: checks
 
     /// Even mutants get `fix`, odd ones `fix --unsafe`.
-    func fixer(_ mutant: Mutant, dryRun: Bool) -> Fixer {
+    func fixer(_ mutant: Mutant) -> FixPlanner {
         let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false),
                                      jobs: 1, prefilter: false)
         let classes: Set<FixClass> = mutant.index % 2 == 0 ? [.safe] : [.safe, .unsafe]
-        return Fixer(scanner: scanner, options: Fixer.Options(classes: classes, dryRun: dryRun))
+        return FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes))
     }
 
     /// Whether tree-sitter gives up on `bytes` within `seconds`. A guard, not a measurement: a normal
@@ -224,7 +224,7 @@ final class MutationTests: XCTestCase {
                 XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], "\(mutant.label): the signature denies what the parser finds")
             }
             try Data(mutant.bytes).write(to: file)
-            let run = try fixer(mutant, dryRun: false).run([folder.path])
+            let run = try fixer(mutant).planAndWrite([folder.path])
             let written = [UInt8](try Data(contentsOf: file))
             if run.scan.filesScanned == 0 {
                 // Refused as not UTF-8 or binary: reported, never touched.
@@ -242,7 +242,7 @@ final class MutationTests: XCTestCase {
                 XCTAssertLessThanOrEqual(try syntaxErrors(written), try syntaxErrors(mutant.bytes), "\(mutant.label): the fix added a syntax error")
                 checkFindings(run.remaining, in: written, "\(mutant.label), after the fix")
             }
-            let again = try fixer(mutant, dryRun: true).run([folder.path])
+            let again = try fixer(mutant).plan([folder.path])
             XCTAssertTrue(again.files.allSatisfy { $0.fixed == $0.original }, "\(mutant.label): a second fix would change the file")
             XCTAssertEqual([UInt8](try Data(contentsOf: file)), written, "\(mutant.label): a dry run wrote")
         }

@@ -17,11 +17,18 @@ public enum WriteRefusal: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// The one way loadaudit writes a file (fixed sources, reports, baselines).
+///
 /// Replaces a file's content all at once: a temporary file in the same folder, then a rename, so a
 /// reader (or a crash) sees the old file or the new one, never a mix. Keeps the permissions. The
 /// temporary file's name carries the process id, so that leftovers of killed runs can be told from
 /// a live run's and removed.
 public enum AtomicWriter {
+    /// Writes a new file (a report, a baseline) or replaces one loadaudit owns, all at once.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
     /// Writes `bytes` to `path` if its current content is still `original`.
     /// `roots` are the real paths of the scanned folders; a link may only lead inside them.
     public static func replace(_ path: String, with bytes: [UInt8], original: [UInt8], roots: [String]) throws {

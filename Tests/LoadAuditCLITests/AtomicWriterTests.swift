@@ -1,4 +1,4 @@
-import AuditFix
+import LoadAuditCLI
 import Foundation
 import XCTest
 

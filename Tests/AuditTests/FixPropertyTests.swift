@@ -1,3 +1,4 @@
+import Audit
 import AuditFix
 import AuditModel
 import AuditRules
@@ -73,9 +74,9 @@ final class FixPropertyTests: XCTestCase {
         }
     }
 
-    func fixer(_ classes: Set<FixClass>, dryRun: Bool) -> Fixer {
+    func fixer(_ classes: Set<FixClass>) -> FixPlanner {
         let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: 1)
-        return Fixer(scanner: scanner, options: Fixer.Options(classes: classes, dryRun: dryRun))
+        return FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes))
     }
 
     /// Files are rewritten on every core: the run must not depend on how many.
@@ -89,7 +90,7 @@ final class FixPropertyTests: XCTestCase {
         }
         func run(jobs: Int) throws -> (files: [String], remaining: [Finding]) {
             let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(honourGitignore: false), jobs: jobs)
-            let run = try Fixer(scanner: scanner, options: Fixer.Options(classes: [.safe, .unsafe], dryRun: true)).run([folder.path])
+            let run = try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: [.safe, .unsafe])).plan([folder.path])
             let files = run.files.map { "\($0.file) \($0.outcome) \($0.editsByRule.sorted { $0.key < $1.key }) \(String(decoding: $0.fixed, as: UTF8.self))" }
             return (files, run.remaining)
         }
@@ -117,13 +118,13 @@ final class FixPropertyTests: XCTestCase {
             let original = Array(generator.file().utf8)
             for classes in [Set<FixClass>([.safe]), [.safe, .unsafe]] {
                 try Data(original).write(to: file)
-                let run = try fixer(classes, dryRun: false).run([folder.path])
+                let run = try fixer(classes).planAndWrite([folder.path])
                 let fixed = [UInt8](try Data(contentsOf: file))
                 let label = "seed \(seed), \(classes.count == 1 ? "safe" : "unsafe")"
                 XCTAssertLessThanOrEqual(try errorCount(fixed), try errorCount(original), "\(label): new syntax error")
                 if fixed != original { filesChanged += 1 }
 
-                let again = try fixer(classes, dryRun: true).run([folder.path])
+                let again = try fixer(classes).plan([folder.path])
                 XCTAssertTrue(again.files.allSatisfy { $0.fixed == $0.original }, "\(label): a second fix would change the file")
 
                 if classes == [.safe], run.files.allSatisfy({ $0.outcome == .fixed }) {

@@ -1,22 +1,22 @@
 import AuditFix
 import AuditModel
 import AuditRules
+import AuditScan
 import Foundation
 import TreeSitter
 
-/// Applies replacements to source trees: plans edits per file, re-parses every rewrite, repeats until
-/// nothing changes, and writes atomically (or only reports, for a dry run).
-public struct Fixer {
+/// The fix's steps after the scan: per file, plan the edits of the findings to apply (`EditPlan`,
+/// pure byte work), parse the rewrite again to verify it adds no syntax error, and repeat until
+/// nothing changes. Writes nothing: the command line writes the plan (`FixPlan`).
+public struct FixPlanner {
     public struct Options {
         /// The fix classes to apply: `[.safe]`, or `[.safe, .unsafe]` with `--unsafe`.
         public var classes: Set<FixClass>
-        public var dryRun: Bool
         /// Nested usages need one pass per level; a rewrite that never settles is refused.
         public var maximumPasses: Int
 
-        public init(classes: Set<FixClass> = [.safe], dryRun: Bool = false, maximumPasses: Int = 8) {
+        public init(classes: Set<FixClass> = [.safe], maximumPasses: Int = 8) {
             self.classes = classes
-            self.dryRun = dryRun
             self.maximumPasses = maximumPasses
         }
     }
@@ -28,8 +28,8 @@ public struct Fixer {
             case fixed
             /// Left untouched: the rewrite would not parse, or did not settle.
             case refused(reason: String, ruleId: String, line: Int, column: Int)
-            /// The rewrite was fine but could not be written.
-            case notWritten(WriteRefusal)
+            /// The rewrite was fine but could not be written (set by the writer).
+            case notWritten(reason: String)
         }
 
         public let file: String
@@ -40,10 +40,11 @@ public struct Fixer {
         public var outcome: Outcome
     }
 
-    public struct Run {
+    /// What a fix would do: the scan, each file's rewrite, and what is left for people.
+    public struct Plan {
         /// The scan before any change.
         public let scan: ScanResult
-        public let files: [FileResult]
+        public var files: [FileResult]
         /// The findings left once the fixes are applied (in the rewritten text where a file changed).
         public let remaining: [Finding]
     }
@@ -56,9 +57,9 @@ public struct Fixer {
         self.options = options
     }
 
-    /// Fixes the files under `paths`, judged with the facts of the project folder `root` around them
-    /// (see `ProjectScanner.scanFiles`).
-    public func run(_ paths: [String], within root: String? = nil) throws -> Run {
+    /// Plans the fix of the files under `paths`, judged with the facts of the project folder `root`
+    /// around them (see `ProjectScanner.scanFiles`).
+    public func plan(_ paths: [String], within root: String? = nil) throws -> Plan {
         let (scan, scanned) = try scanner.scanFiles(paths, within: root, keepSources: true)
         let context = ProjectContext(scanned.map(\.analysis))
         var toFix: [(file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding])] = []
@@ -94,17 +95,7 @@ public struct Fixer {
             results.append(result)
             remaining += left
         }
-        if !options.dryRun {
-            let roots = writableRoots(paths)
-            for index in results.indices where results[index].outcome == .fixed {
-                do {
-                    try AtomicWriter.replace(results[index].absolutePath, with: results[index].fixed, original: results[index].original, roots: roots)
-                } catch let refusal as WriteRefusal {
-                    results[index].outcome = .notWritten(refusal)
-                }
-            }
-        }
-        return Run(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
+        return Plan(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
     }
 
     /// A parser handed to one worker only.
@@ -153,18 +144,16 @@ public struct Fixer {
         }
         return refuse("rewrite did not settle after \(options.maximumPasses) passes", currentFindings.first(where: isApplicable) ?? findings[0])
     }
+}
 
-    /// The real paths a fix may write into: the folders given, and the folders of the files given.
-    private func writableRoots(_ paths: [String]) -> [String] {
-        let discovery = scanner.discovery
-        return (paths.isEmpty ? ["."] : paths).map { path in
-            let absolute = discovery.absolutePath(path)
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
-            let folder = isDirectory.boolValue ? absolute : (absolute as NSString).deletingLastPathComponent
-            guard let resolved = realpath(folder, nil) else { return folder }
-            defer { free(resolved) }
-            return String(cString: resolved)
+extension Audit {
+    /// The fix's plan for the files under `paths`: the scan (with the whole project's facts), then
+    /// the planner's passes. Nothing is written.
+    public func fix(_ paths: [String], classes: Set<FixClass>) throws -> FixPlanner.Plan {
+        do {
+            return try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes)).plan(paths, within: projectRoot(for: paths))
+        } catch let error as InputPathError {
+            throw AuditError(error.description)
         }
     }
 }

@@ -1,0 +1,190 @@
+// Audit: the library layer between the command line and the stages. It turns the command line's
+// choices into a configuration, a ruleset and a scanner (`Audit.init`), then runs `scan` and `fix` as
+// named steps (see ScanSteps.swift and FixPlanner.swift; the walk is in docs/architecture.md).
+// It owns: choosing the configuration and rules, the project root, the scan's gate (baseline, diff
+// base, gate changes, whether the run fails) and the fix's plan. It must not print, write files or
+// exit: it returns what happened, and throws `AuditError` (one line naming the file) for bad input.
+
+import AuditBaseline
+import AuditConfig
+import AuditModel
+import AuditRules
+import AuditScan
+import Foundation
+
+/// Bad input the run cannot go on with: one line, naming the file and what is wrong. `warnings` are
+/// what the run had to say before it stopped (files it skipped), shown before the error.
+public struct AuditError: Error, CustomStringConvertible {
+    public let message: String
+    public var warnings: [String] = []
+
+    public init(_ message: String, warnings: [String] = []) {
+        self.message = message
+        self.warnings = warnings
+    }
+
+    public var description: String { message }
+}
+
+/// What the command line chose: where the run stands, which rules, how files are found and cached.
+public struct AuditSetup {
+    /// The folder relative paths are taken from.
+    public var currentDirectory: String
+    /// `--rules`: rules files used instead of the built-in rules (relative to `currentDirectory`).
+    public var rulesFiles: [String] = []
+    /// `--rule`: run only these rules.
+    public var ruleIds: [String] = []
+    /// `--config`: the configuration file; nil looks for the nearest `.loadaudit.yml` above the first path.
+    public var configFile: String?
+    /// False with `--no-config`.
+    public var readsConfig = true
+    public var honourGitignore = true
+    /// Keep per-file results between runs: in `cacheFolder`, else in `.loadaudit-cache` beside the
+    /// configuration (or in the current folder).
+    public var caches = false
+    public var cacheFolder: String?
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// False parses every file (a check that the prefilter changes nothing).
+    public var prefilter = true
+    /// The version the cache keys on.
+    public var toolVersion: String
+    /// Told what the prefilter picks and what each parse costs (`LOADAUDIT_TRACE=1`).
+    public var trace: (@Sendable (String) -> Void)?
+
+    public init(currentDirectory: String, toolVersion: String) {
+        self.currentDirectory = currentDirectory
+        self.toolVersion = toolVersion
+    }
+
+    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : currentDirectory + "/" + path }
+}
+
+/// A project's configuration, its rules and the scanner built from them: what `scan` and `fix` run.
+public struct Audit {
+    public let setup: AuditSetup
+    public let config: ProjectConfig?
+    public let ruleSet: RuleSet
+    public let scanner: ProjectScanner
+
+    /// Reads the configuration (found from `paths`, the paths the run is given) and the rules.
+    public init(_ setup: AuditSetup, paths: [String]) throws {
+        self.setup = setup
+        (config, ruleSet) = try Self.loadRules(setup, paths: paths)
+        let admits: @Sendable (String) -> Bool = { [config] path in config?.admits(path) ?? true }
+        var cache: ResultCache?
+        if setup.caches || setup.cacheFolder != nil {
+            let folder = setup.cacheFolder.map(setup.absolute) ?? ((config?.folder ?? setup.currentDirectory) + "/.loadaudit-cache")
+            do {
+                cache = try ResultCache(folder: folder, rulesKey: "\(setup.toolVersion)|\(ruleSet.cacheKey)")
+            } catch {
+                throw AuditError("\(folder): cannot create the cache folder (\(error.localizedDescription))")
+            }
+        }
+        var scanner = ProjectScanner(
+            engine: RuleEngine(ruleSet: ruleSet),
+            discovery: SourceDiscovery(currentDirectory: setup.currentDirectory, honourGitignore: setup.honourGitignore, admits: admits),
+            jobs: setup.jobs, prefilter: setup.prefilter, cache: cache
+        )
+        scanner.trace = setup.trace
+        self.scanner = scanner
+    }
+
+    /// The configuration (the nearest `.loadaudit.yml` at or above the first path, unless told
+    /// otherwise) and the rules it and the setup choose.
+    public static func loadRules(_ setup: AuditSetup, paths: [String]) throws -> (ProjectConfig?, RuleSet) {
+        do {
+            var configPath: String?
+            if let explicit = setup.configFile {
+                configPath = setup.absolute(explicit)
+                guard FileManager.default.fileExists(atPath: configPath!) else { throw AuditError("\(explicit): no such configuration file") }
+            } else if setup.readsConfig {
+                configPath = ProjectConfig.find(from: setup.absolute(paths.first ?? "."))
+            }
+            let config = try configPath.map(ProjectConfig.load)
+            let ruleSet = try rules(setup, config: config)
+            if ruleSet.rules.isEmpty {
+                if let config, !config.builtInRules, setup.rulesFiles.isEmpty, config.rulesFiles.isEmpty {
+                    throw AuditError("\(RelativePath.from(setup.currentDirectory, to: config.path)): built-in-rules is false and no rules file is named: no rule would run")
+                }
+                throw AuditError("no rule would run: every rule is switched off")
+            }
+            return (config, ruleSet)
+        } catch let error as RulesFileError {
+            throw AuditError(error.description)
+        }
+    }
+
+    /// The rules the setup and a configuration choose: the setup's rules files, else the built-in
+    /// rules unless the configuration turns them off, plus its rules files, with its severities.
+    static func rules(_ setup: AuditSetup, config: ProjectConfig?) throws -> RuleSet {
+        var ruleSet = RuleSet()
+        if !setup.rulesFiles.isEmpty {
+            ruleSet = try RuleSet.load(files: setup.rulesFiles.map(setup.absolute))
+        } else if config?.builtInRules ?? true {
+            ruleSet = RuleSet.builtIn()
+        }
+        if let config, !config.rulesFiles.isEmpty {
+            try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
+        }
+        if let config { try config.apply(to: &ruleSet) }
+        return try ruleSet.selecting(setup.ruleIds)
+    }
+
+    /// The project folder around `paths`, whose every file's facts (declarations, imports,
+    /// re-exports, the pieces of rotating text) count whatever part of it is scanned: the folder of
+    /// `.loadaudit.yml`, else the git work tree (the nearest folder with a `.git`), else none.
+    public func projectRoot(for paths: [String]) -> String? {
+        if let config { return config.folder }
+        var folder = URL(fileURLWithPath: setup.absolute(paths.first ?? ".")).standardizedFileURL.path
+        while true {
+            if FileManager.default.fileExists(atPath: folder + "/.git") { return folder }
+            let parent = (folder as NSString).deletingLastPathComponent
+            if parent == folder || parent.isEmpty { return nil }
+            folder = parent
+        }
+    }
+
+    /// Whether a file (absolute path) is one this run's scan covers: under one of `paths` (none: the
+    /// current folder), or one of them, and in the configuration's scope. A baseline entry outside is
+    /// neither fixed nor dropped by a scan of part of the project.
+    public func covers(_ absolutePath: String, scanning paths: [String]) -> Bool {
+        let file = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
+        let inPaths = (paths.isEmpty ? ["."] : paths).contains { path in
+            Self.path(file, isIn: URL(fileURLWithPath: setup.absolute(path)).standardizedFileURL.path)
+        }
+        return inPaths && (config?.includes(file) ?? true)
+    }
+
+    /// Whether `path` is `folder` or below it (both absolute and standardized).
+    static func path(_ path: String, isIn folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// Where a baseline goes when not told: the configuration's, else in the one folder scanned, else
+    /// in the current directory.
+    public func defaultBaselinePath(for paths: [String]) -> String {
+        if let baseline = config?.baseline { return baseline }
+        if paths.count == 1 {
+            let path = setup.absolute(paths[0])
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: path).standardizedFileURL.appendingPathComponent(BaselineFile.defaultName).path
+            }
+        }
+        return URL(fileURLWithPath: setup.currentDirectory).appendingPathComponent(BaselineFile.defaultName).path
+    }
+
+    /// After a walk of the configuration's whole folder, an include or exclude pattern that matched no
+    /// file is a mistake (`./Features/**` written for `Features/**` in older versions, a misspelt
+    /// folder): stop, naming it, rather than pass CI having scanned nothing, or everything.
+    func unmatchedPatternsError(_ paths: [String]) -> AuditError? {
+        guard let config else { return nil }
+        let walked = (paths.isEmpty ? ["."] : paths).map { URL(fileURLWithPath: setup.absolute($0)).standardizedFileURL.path }
+        let folder = URL(fileURLWithPath: config.folder).standardizedFileURL.path
+        guard walked.contains(where: { Self.path(folder, isIn: $0) }) else { return nil }
+        let unmatched = config.unmatchedPatterns
+        guard !unmatched.isEmpty else { return nil }
+        let file = RelativePath.from(setup.currentDirectory, to: config.path)
+        return AuditError("\(file): \(unmatched.joined(separator: ", ")) \(unmatched.count == 1 ? "matches" : "match") no .swift file")
+    }
+}
