@@ -35,7 +35,7 @@ let package = Package(
             name: "CParseArena",
             cSettings: [.unsafeFlags(["-O3"]), .unsafeFlags(["-I/opt/homebrew/include", "-I/usr/local/include"], .when(platforms: [.macOS]))]
         ),
-        // A thin, memory-safe Swift binding: parser, tree, node, query, cursor, predicates, positions.
+        // A thin, memory-safe Swift binding: parser, tree, node, cursor, positions.
         .target(
             name: "TreeSitter",
             dependencies: ["CTreeSitter", "CParseArena"],
@@ -45,18 +45,18 @@ let package = Package(
         // Findings, positions, severities, fix classes: the plain model every later stage shares.
         .target(name: "AuditModel"),
         // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
-        .target(name: "SwiftSyntaxQueries", dependencies: ["TreeSitter", "AuditModel"]),
+        .target(name: "SwiftGrammar", dependencies: ["TreeSitter", "AuditModel"]),
         // The word sieve's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts", cSettings: [.unsafeFlags(["-O3"])]),
         // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
         .target(
             name: "AuditRules",
-            dependencies: ["AuditModel", "SwiftSyntaxQueries", "TreeSitter", "CWordStarts", .product(name: "Yams", package: "Yams")]
+            dependencies: ["AuditModel", "SwiftGrammar", "TreeSitter", "CWordStarts", .product(name: "Yams", package: "Yams")]
         ),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftSyntaxQueries", "TreeSitter", "ChildProcess"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
@@ -84,13 +84,13 @@ let package = Package(
         // What several test targets share (the SARIF schema check).
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
-        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftSyntaxQueries", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )

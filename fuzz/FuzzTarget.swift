@@ -17,7 +17,7 @@ import AuditFix
 import AuditModel
 import AuditRules
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 
 private let engine = RuleEngine(ruleSet: .builtIn())
@@ -100,34 +100,34 @@ public func loadauditFuzzInitialize(
 public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     // The prefilter's lexer: its NUL and UTF-8 verdicts must match the reference ones.
-    let signature = SourceSignature(bytes: bytes)
+    let nameIndex = FileNameIndex(bytes: bytes)
     let validUTF8 = isValidUTF8(bytes)
-    if (signature.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the signature's UTF-8 verdict differs from Swift's decoder") }
-    if validUTF8, signature.firstNULOffset != bytes.firstIndex(of: 0) { fail("the signature's first NUL differs") }
-    // A file irrelevant at a glance gets no signature and no round follows it: plain text that holds
+    if (nameIndex.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the nameIndex's UTF-8 verdict differs from Swift's decoder") }
+    if validUTF8, nameIndex.firstNULOffset != bytes.firstIndex(of: 0) { fail("the nameIndex's first NUL differs") }
+    // A file irrelevant by the word screen gets no name index and no round follows it: plain text that holds
     // nothing to report and no rotation fact (checked below).
-    let irrelevantAtAGlance = engine.isIrrelevantAtAGlance(bytes)
-    if irrelevantAtAGlance, !validUTF8 || signature.firstNULOffset != nil { fail("a file irrelevant at a glance is not plain text") }
+    let irrelevantByItsWords = engine.isIrrelevantByItsWords(bytes)
+    if irrelevantByItsWords, !validUTF8 || nameIndex.firstNULOffset != nil { fail("a file irrelevant by the word screen is not plain text") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
-    guard validUTF8, (signature.firstNULOffset ?? .max) >= 8192 else { return 0 }
+    guard validUTF8, (nameIndex.firstNULOffset ?? .max) >= 8192 else { return 0 }
     guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
     // A file the prefilter leaves unparsed on sight must hold nothing a parse reports on its own.
-    if !engine.isRelevantOnSight(signature, bytes: bytes),
+    if !engine.isRelevantOnSight(nameIndex, bytes: bytes),
        !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
         fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
     }
-    if irrelevantAtAGlance {
+    if irrelevantByItsWords {
         let rotationFacts = analysis.rotation.map { $0.stringArrays.count + $0.textProperties.count + $0.timedAssignments.count + $0.displays.count } ?? 0
         if !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty || rotationFacts > 0 {
-            fail("a file irrelevant at a glance holds something to report or a rotation fact")
+            fail("a file irrelevant by the word screen holds something to report or a rotation fact")
         }
     }
     // The prefilter may never deny a name or a rotation fact the parser finds.
-    let denied = signature.denials(tree: tree, facts: analysis.rotation)
-    if !denied.isEmpty { fail("the signature denies what the parser finds: \(denied.prefix(3))") }
-    if engine.analyze(tree: tree, file: "Fuzz.swift", signature: signature).rotation != analysis.rotation {
-        fail("the signature's hints changed the rotation facts")
+    let denied = nameIndex.factsMissed(tree: tree, facts: analysis.rotation)
+    if !denied.isEmpty { fail("the nameIndex denies what the parser finds: \(denied.prefix(3))") }
+    if engine.analyze(tree: tree, file: "Fuzz.swift", nameIndex: nameIndex).rotation != analysis.rotation {
+        fail("the nameIndex's hints changed the rotation facts")
     }
     let whole = wholeWalks.analyze(tree: tree, file: "Fuzz.swift")
     if whole.candidates.map(\.finding) != analysis.candidates.map(\.finding) || whole.suppressions != analysis.suppressions

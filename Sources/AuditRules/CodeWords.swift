@@ -1,14 +1,14 @@
 /// The names a file uses in code, apart from those it only mentions in comments and string literals:
 /// `// replaces the old ProgressView` or `Text("ProgressView")` hold no use of `ProgressView`.
 ///
-/// A second, careful look, taken only at the few files whose signature shows a trigger word, and at
-/// the display files a round asks about (the signature's lexer cannot tell comments from code without
+/// A second, closer reading, taken only at the few files whose name index shows a trigger word, and at
+/// the display files a round asks about (the name index's lexer cannot tell comments from code without
 /// following strings, and strings are where `//` may hide). Nil where `CodeScanner` gives up: then
 /// every name may be code, and the file is parsed. By Swift's rules it never calls code a comment or a
 /// string; where the pinned parser reads otherwise (broken code, its `x!// note` and `//* note` gaps)
 /// it gives up on every shape seen so far (the fuzzer's inputs in fuzz/regressions; docs/reliability.md).
 public struct CodeWords: Sendable {
-    /// Hashes (`NameHash.of`) of the names outside comments and string literals, interpolations included.
+    /// Hashes (`WordHash.ofName`) of the names outside comments and string literals, interpolations included.
     public private(set) var code = Set<UInt64>()
     /// Hashes of the names inside comments (where `loadaudit:` suppressions live).
     public private(set) var comments = Set<UInt64>()
@@ -38,7 +38,7 @@ public struct CodeWords: Sendable {
     }
 
     /// Whether `word` (one name) is used in code.
-    public func usesInCode(_ word: String) -> Bool { code.contains(NameHash.of(word)) }
+    public func usesInCode(_ word: String) -> Bool { code.contains(WordHash.ofName(word)) }
 
     /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
     /// comments and strings, or in a comment for a name in `commentNames` (the suppression marker's).
@@ -68,7 +68,7 @@ protocol CodeTokenVisitor {
 /// a parser's error recovery may read strings its own way: giving up there keeps the look sound.
 enum CodeScanner {
     enum Token {
-        /// A name in code (`NameHash.of` hash), where it starts, whether its first letter is a capital.
+        /// A name in code (`WordHash.ofName` hash), where it starts, whether its first letter is a capital.
         case name(hash: UInt64, start: Int, capitalized: Bool)
         case commentName(hash: UInt64)
         /// `{ } ( ) [ ] ; : , . @` in code (not an interpolation's own parentheses), and `#` before a
@@ -90,7 +90,7 @@ enum CodeScanner {
     }
 
     /// Hands each token in order to `visitor`; false when it gave up. Generic rather than a closure:
-    /// the careful looks take millions of tokens, and a specialized call costs nothing.
+    /// the closer readings take millions of tokens, and a specialized call costs nothing.
     static func scan<Visitor: CodeTokenVisitor>(_ bytes: UnsafeBufferPointer<UInt8>, _ visitor: inout Visitor) -> Bool {
         var scanner = Scanner(bytes: bytes, visitor: visitor)
         let finished = scanner.run()
@@ -168,7 +168,7 @@ enum CodeScanner {
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
         let isEscapedCharacter = CodeScanner.isEscapedCharacter
-        let letKeyword = NameHash.of("let"), varKeyword = NameHash.of("var")
+        let letKeyword = WordHash.ofName("let"), varKeyword = WordHash.ofName("var")
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
             self.bytes = bytes
@@ -323,7 +323,7 @@ enum CodeScanner {
         /// or on the line before when that line starts with `@` (`@available(iOS 17, *)`). The grammar
         /// then cuts the keyword off, and its error recovery in what follows was seen to read a `"""`
         /// string's text as code (the fuzzer's `keyword-cut-before-a-string.swift`): such broken code
-        /// gets no careful look. A name inside a function body (`letter = 1`) is left alone.
+        /// gets no closer reading. A name inside a function body (`letter = 1`) is left alone.
         func gluesADeclarationKeyword(from start: Int) -> Bool {
             let length = index - start
             guard declarationKeywordsByFirstByte[Int(bytes[start])].contains(where: { keyword in
@@ -436,8 +436,8 @@ enum CodeScanner {
         /// At a backtick: a name in backticks (`` `default` ``), read as a name. Anything else between
         /// backticks (a Swift 6 raw identifier, `` `load twice` ``, which the grammar reads as one name
         /// since tree-sitter-swift 0.7 and this look does not follow) or a backtick with no other on its
-        /// line is code the grammar reads its own way: a `//` in it started a comment for the careful
-        /// look, and the grammar's recovery took it for code (the fuzzer's `unclosed-backtick.swift`).
+        /// line is code the grammar reads its own way: a `//` in it started a comment for the closer
+        /// reading, and the grammar's recovery took it for code (the fuzzer's `unclosed-backtick.swift`).
         /// Give up there.
         mutating func readRawIdentifier() -> Bool {
             var end = index + 1

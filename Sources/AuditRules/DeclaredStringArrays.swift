@@ -1,5 +1,5 @@
-/// The names a file's string-array declarations may bind (`let tips = ["…", "…"]`), from a careful
-/// look at its code: for the files whose one-pass lexer lost track of them (a keyword on an earlier
+/// The names a file's string-array declarations may bind (`let tips = ["…", "…"]`), from a closer
+/// reading of its code: for the files whose one-pass lexer lost track of them (a keyword on an earlier
 /// line than the array, a comment between), which would otherwise all be parsed on sight.
 ///
 /// A declaration's value follows its `=`: an array literal that opens right after an `=` and starts
@@ -14,8 +14,8 @@ struct DeclaredStringArrays {
     let found: Bool
     let names: Set<UInt64>
 
-    static let letKeyword = NameHash.of("let")
-    static let varKeyword = NameHash.of("var")
+    static let letKeyword = WordHash.ofName("let")
+    static let varKeyword = WordHash.ofName("var")
 
     init?(bytes: [UInt8]) {
         /// After a declaration's `=`: how far the array literal that may follow has come.

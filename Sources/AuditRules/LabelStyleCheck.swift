@@ -1,6 +1,6 @@
 import AuditModel
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 
 /// Checks the label of one loading-component call: one static string of the allowed form

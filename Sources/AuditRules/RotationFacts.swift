@@ -1,6 +1,6 @@
 import AuditModel
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 
 /// What one file says about text that changes over time: string arrays, text properties of phase
@@ -65,7 +65,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     init() {}
 
-    /// What a file's signature says it can hold: a walk need not look for the rest.
+    /// What a file's name index says it can hold: a walk need not look for the rest.
     struct Hints {
         var stringArrays = true
         var textEnums = true
@@ -76,11 +76,11 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
         init() {}
 
-        init(_ signature: SourceSignature, displayCalls: WordSet) {
-            stringArrays = signature.mayDeclareStringArray
-            textEnums = RotationFollower.mayHoldTextEnum(signature)
-            clocks = RotationFollower.mentionsClock(signature)
-            displays = signature.mentionsAny(displayCalls)
+        init(_ nameIndex: FileNameIndex, displayCalls: WordSet) {
+            stringArrays = nameIndex.mayDeclareStringArray
+            textEnums = RotationFollower.mayHoldTextEnum(nameIndex)
+            clocks = RotationFollower.mentionsClock(nameIndex)
+            displays = nameIndex.mentionsAny(displayCalls)
         }
 
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
@@ -88,7 +88,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     /// The words every node the walk acts on holds, of the kinds `hints` leave possible: a clock's
     /// name or `Timer.publish`, a display's name, a string literal's quote (string arrays, text
-    /// properties). A file whose signature rules out string arrays and text enums need not be walked
+    /// properties). A file whose name index rules out string arrays and text enums need not be walked
     /// into its many string literals.
     static func walkWords(displayCalls: Set<String>, hints: Hints = .everything) -> [[UInt8]] {
         var words: Set<String> = []
@@ -112,9 +112,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var sleeps: [(node: Node, ancestors: [Node])] = []
         var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
 
-        let landmarks = walkWords.map { Landmarks(source, words: $0) } ?? .everywhere
+        let wordOffsets = walkWords.map { WordOffsets(source, words: $0) } ?? .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
-            guard landmarks.anyStart(in: node.byteRange) else { return false }
+            guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
                 // Error recovery can make a declaration of broken code (`valet tips = [...]`: an error

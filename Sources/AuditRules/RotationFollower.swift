@@ -7,7 +7,7 @@ import Darwin
 import TreeSitter
 
 /// Decides, round after round, which unparsed files the rotating-text rules still need, from the
-/// facts of the files parsed so far and the others' signatures (their names, in Bloom filters and
+/// facts of the files parsed so far and the others' name indexes (their names, in Bloom filters and
 /// short exact lists, taken while reading). It must never leave out a file that holds part of a
 /// finding (a test compares with parsing every file); it should leave out everything else.
 ///
@@ -22,13 +22,13 @@ import TreeSitter
 /// 4. `Text(line)`: C's clock assigns `line` a value that reads `tips`; D mentions `line`.
 ///
 /// The rounds, each from what the earlier ones established (a display file must also use the display
-/// call in code, not only in comments and strings: `SourceSignature.mayUseInCode`, asked last):
+/// call in code, not only in comments and strings: `FileNameIndex.mayUseInCode`, asked last):
 /// - D: files with a display call whose first argument may subscript a possible array (the lexer pairs
 ///   a call with the names subscripted at the start of its argument list), or that read
 ///   `randomElement` of one: every `Text(tips[index])` is then known, with the names in its brackets,
 ///   and every `Text(tips.randomElement() ?? "")`;
 /// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
-///   `Timer.publish`) where the code the clocks run (`ClockReach`, taken wide) assigns something that
+///   `Timer.publish`) where the code the clocks run (`ClockBodyNames`, taken wide) assigns something that
 ///   can matter: a value that names a possible array (kind 4), to a name in a known display's brackets
 ///   (kind 1), or an enum case some file may show (kind 3: an enum file may declare the case and a
 ///   text property (`TextPropertyNames`), and a display file may read that property of the state as
@@ -40,7 +40,7 @@ import TreeSitter
 /// - D: files with a display call and one of the three shapes above;
 /// - A: files whose possible string arrays a known display names.
 /// "Possible string arrays" are the names the lexer saw declared before `["…", "…"` in any file (or
-/// the careful look, `DeclaredStringArrays`, where the lexer lost track); a file whose declarations
+/// the closer reading, `DeclaredStringArrays`, where the lexer lost track); a file whose declarations
 /// neither could follow is parsed on sight instead (`isRelevantOnSight`).
 public struct RotationFollower: Sendable {
     private var stage = 0
@@ -49,7 +49,7 @@ public struct RotationFollower: Sendable {
     /// Their names' hashes, for asking which arrays a file subscripts as a display's argument.
     private let displayCallHashes: [UInt64]
 
-    /// Some file that may hold a text enum is in none of the rounds' lists: its signature was never
+    /// Some file that may hold a text enum is in none of the rounds' lists: its name index was never
     /// taken, as it declares no case any clock may assign (`ProjectScanner`). It still counts for
     /// whether the rounds run at all.
     public var textEnumsLeftOut = false
@@ -60,14 +60,14 @@ public struct RotationFollower: Sendable {
     }
 
     /// Whether any round may pick the file or ask about it: a display, a clock, an enum with a switch,
-    /// or a possible string array. No round looks at the signature of any other file.
-    public static func mayChoose(_ signature: SourceSignature, displayCalls: WordSet) -> Bool {
-        signature.mayDeclareStringArray || signature.mentionsAny(displayCalls) || mentionsClock(signature) || mayHoldTextEnum(signature)
+    /// or a possible string array. No round looks at the name index of any other file.
+    public static func mayChoose(_ nameIndex: FileNameIndex, displayCalls: WordSet) -> Bool {
+        nameIndex.mayDeclareStringArray || nameIndex.mentionsAny(displayCalls) || mentionsClock(nameIndex) || mayHoldTextEnum(nameIndex)
     }
 
     /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
     /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
-    static func mentionsClock(_ signature: SourceSignature) -> Bool { mentionsClock(signature.names) }
+    static func mentionsClock(_ nameIndex: FileNameIndex) -> Bool { mentionsClock(nameIndex.names) }
 
     static func mentionsClock(_ names: WordFilter) -> Bool {
         names.mayContainAny(clockCalls) || (names.mayContainAny(onReceive) && names.mayContainAny(timerPublish))
@@ -79,11 +79,11 @@ public struct RotationFollower: Sendable {
     static let onReceive = WordSet([publishedClockNames[0]])
     static let timerPublish = WordSet([publishedClockNames[1]])
 
-    static func mayHoldTextEnum(_ signature: SourceSignature) -> Bool { mayHoldTextEnum(signature.names) }
+    static func mayHoldTextEnum(_ nameIndex: FileNameIndex) -> Bool { mayHoldTextEnum(nameIndex.names) }
 
     /// Whether this file may make the rounds run: it may hold a text enum, or declare a string array
     /// (the first round goes on for either, if it is real). A hint for the scanner, not a decision.
-    static func mayStartRounds(_ signature: SourceSignature) -> Bool { signature.mayDeclareStringArray || mayHoldTextEnum(signature) }
+    static func mayStartRounds(_ nameIndex: FileNameIndex) -> Bool { nameIndex.mayDeclareStringArray || mayHoldTextEnum(nameIndex) }
 
     static func mayHoldTextEnum(_ names: WordFilter) -> Bool { names.mayContainAny(enumWord) && names.mayContainAny(switchWord) }
 
@@ -98,9 +98,9 @@ public struct RotationFollower: Sendable {
     }
 
     /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
-    /// given the rotation facts of the relevant files and the signatures of every file; nil when
+    /// given the rotation facts of the relevant files and the name indexes of every file; nil when
     /// there is nothing more to follow.
-    public mutating func nextRound(facts: [RotationFacts], pending: [SourceSignature], all: [SourceSignature]) -> [Bool]? {
+    public mutating func nextRound(facts: [RotationFacts], pending: [FileNameIndex], all: [FileNameIndex]) -> [Bool]? {
         stage += 1
         let known = Known(facts, possibleArrays: Self.possibleArrays(all))
         switch stage {
@@ -108,32 +108,32 @@ public struct RotationFollower: Sendable {
             // Every kind needs a string array or a text enum: without either, nothing to follow.
             guard !known.arrayHashes.isEmpty || !known.textPropertyNames.isEmpty || textEnumsLeftOut || all.contains(where: Self.mayHoldTextEnum)
             else { return nil }
-            return chooseUsingDisplaysInCode(pending) { signature in
-                signature.mentionsAny(displayCalls)
-                    && (known.arrayHashes.contains { signature.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
-                        || Self.picksARandomElement(signature, of: known.arrayHashes))
+            return chooseUsingDisplaysInCode(pending) { nameIndex in
+                nameIndex.mentionsAny(displayCalls)
+                    && (known.arrayHashes.contains { nameIndex.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
+                        || Self.picksARandomElement(nameIndex, of: known.arrayHashes))
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
             caseTexts.lookAhead(atClocks: pending.filter(Self.mentionsClock))
-            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockReach, known, &caseTexts) }
+            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockBodyNames, known, &caseTexts) }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
-            return pending.map { signature in
-                Self.mayHoldTextEnum(signature) && known.timedCases.contains { state, name in
-                    signature.declaresCase(hash: name) && caseTexts.mayShow(state: state, anyOf: signature.textPropertyNames?.names)
+            return pending.map { nameIndex in
+                Self.mayHoldTextEnum(nameIndex) && known.timedCases.contains { state, name in
+                    nameIndex.declaresCase(hash: name) && caseTexts.mayShow(state: state, anyOf: nameIndex.textPropertyNames?.names)
                 }
             }
         case 4:
             // The arrays timed assignments read, so that the states they give are known exactly.
             return pending.map { $0.boundArrayNames.mayIntersect(known.timedReads) }
         case 5:
-            return chooseUsingDisplaysInCode(pending) { signature in
-                signature.mentionsAny(displayCalls) && (
-                    Self.subscriptsAnArray(signature, known.arrayHashes, with: known.timedStateHashes, in: displayCallHashes)
-                        || signature.mentionsAny(known.statesFromArrays)
-                        || Self.accessesAText(signature, known, in: displayCallHashes))
+            return chooseUsingDisplaysInCode(pending) { nameIndex in
+                nameIndex.mentionsAny(displayCalls) && (
+                    Self.subscriptsAnArray(nameIndex, known.arrayHashes, with: known.timedStateHashes, in: displayCallHashes)
+                        || nameIndex.mentionsAny(known.statesFromArrays)
+                        || Self.accessesAText(nameIndex, known, in: displayCallHashes))
             }
         case 6:
             let named = known.arrayNamesShown
@@ -146,26 +146,26 @@ public struct RotationFollower: Sendable {
 
     /// The files `mayShow` picks that also use a display call in code, not only in comments and strings
     /// (asked last: each such look rereads and scans a file; they are taken at once, on every core).
-    private func chooseUsingDisplaysInCode(_ pending: [SourceSignature], _ mayShow: (SourceSignature) -> Bool) -> [Bool] {
+    private func chooseUsingDisplaysInCode(_ pending: [FileNameIndex], _ mayShow: (FileNameIndex) -> Bool) -> [Bool] {
         let shows = pending.map(mayShow)
-        SourceSignature.takeCodeLooks(zip(pending, shows).compactMap { $1 ? $0 : nil })
+        FileNameIndex.takeCodeLooks(zip(pending, shows).compactMap { $1 ? $0 : nil })
         return zip(pending, shows).map { $1 && $0.mayUseInCode(displayCalls) }
     }
 
-    /// Which of the files whose only asked words are `enum` and `switch` (`RuleEngine.Glance`) need
-    /// their signature before the rounds: those that may declare a case some clock may assign (the
+    /// Which of the files whose only asked words are `enum` and `switch` (`RuleEngine.WordScreen`) need
+    /// their name index before the rounds: those that may declare a case some clock may assign (the
     /// only ones a round may ask about: rounds 2 and 3). All of them when a clock may assign any case,
     /// or its code could not be followed.
     public struct TextEnumFilter {
-        /// The hashes of the case names to look for (as `NameHash` gives them); nil: every file needs
-        /// its signature.
+        /// The hashes of the case names to look for (as `WordHash.ofName` gives them); nil: every file needs
+        /// its name index.
         private let names: Set<UInt64>?
 
         /// From the clock looks of the files not yet relevant (taken here, on every core) and the
         /// relevant files' facts.
-        public init(pending: [SourceSignature], facts: [RotationFacts]) {
+        public init(pending: [FileNameIndex], facts: [RotationFacts]) {
             let clocks = pending.filter(RotationFollower.mentionsClock)
-            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
+            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockBodyNames }
             var names = Set<UInt64>()
             var anyName = false
             for clock in clocks {
@@ -175,20 +175,20 @@ public struct RotationFollower: Sendable {
                 }
                 names.formUnion(assigned)
             }
-            for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase).map(NameHash.of)) }
+            for fact in facts { names.formUnion(fact.timedAssignments.compactMap(\.assignedCase).map(WordHash.ofName)) }
             self.names = anyName ? nil : names
         }
 
         /// Whether the clocks of a file (one that calls a clock, its look taken) may assign any case:
-        /// then every put-off file needs its signature, and the scanner stops putting them off.
-        public static func mayAssignAnyCase(_ signature: SourceSignature) -> Bool {
-            RotationFollower.mentionsClock(signature) && caseNamesAssigned(by: signature) == nil
+        /// then every put-off file needs its name index, and the scanner stops putting them off.
+        public static func mayAssignAnyCase(_ nameIndex: FileNameIndex) -> Bool {
+            RotationFollower.mentionsClock(nameIndex) && caseNamesAssigned(by: nameIndex) == nil
         }
 
         /// The case names a clock file's clocks may assign; nil when they may assign any (no look:
         /// anything may run on its clocks, and its facts, once parsed, may name any case).
-        private static func caseNamesAssigned(by clock: SourceSignature) -> [UInt64]? {
-            guard let reach = clock.clockReach else { return nil }
+        private static func caseNamesAssigned(by clock: FileNameIndex) -> [UInt64]? {
+            guard let reach = clock.clockBodyNames else { return nil }
             guard reach.assigns else { return [] }
             let names = reach.caseAssignments.map(\.caseName)
             return names.contains(nil) ? nil : names.compactMap { $0 }
@@ -201,7 +201,7 @@ public struct RotationFollower: Sendable {
         }
 
         /// Whether a name whose hash is in `names` follows a `case` keyword before its list ends, as the
-        /// lexer reads the cases a file declares (`SourceSignature.declaresCase`), taken wider: `case`
+        /// lexer reads the cases a file declares (`FileNameIndex.declaresCase`), taken wider: `case`
         /// after any byte but a letter, `_` or a multi-byte character's (`` `case` ``, `0case`); every
         /// name of a run of name bytes and the name after its leading digits, after a dot too; the list
         /// ends at `{`, `}`, `;`, the next `case`, or `:` outside the parentheses opened since the
@@ -260,7 +260,7 @@ public struct RotationFollower: Sendable {
     }
 
     /// Whether a clock file's timed assignments may count (see the rounds); nil reach: it may.
-    static func clockMayMatter(_ reach: ClockReach?, _ known: Known, _ caseTexts: inout CaseTexts) -> Bool {
+    static func clockMayMatter(_ reach: ClockBodyNames?, _ known: Known, _ caseTexts: inout CaseTexts) -> Bool {
         guard let reach else { return true }
         guard reach.assigns else { return false }
         // Kind 1 needs a clock that assigns a name in a display's brackets (`index += 1` for `tips[index]`).
@@ -272,9 +272,9 @@ public struct RotationFollower: Sendable {
     /// Whether `phase = .k` may end up on screen as `Text(phase.message)` (kind 3): an enum file may
     /// declare the case `k` and a text property, and a display file may read that property of `phase`.
     struct CaseTexts {
-        let enumFiles: [SourceSignature]
-        let displayFiles: [SourceSignature]
-        private var answers: [ClockReach.CaseAssignment: Bool] = [:]
+        let enumFiles: [FileNameIndex]
+        let displayFiles: [FileNameIndex]
+        private var answers: [ClockBodyNames.CaseAssignment: Bool] = [:]
         private var shown: [Pair: Bool] = [:]
 
         /// A state and one of its properties (nil: any).
@@ -283,7 +283,7 @@ public struct RotationFollower: Sendable {
             let property: UInt64?
         }
 
-        init(all: [SourceSignature], displayCalls: WordSet, displayCallHashes: [UInt64]) {
+        init(all: [FileNameIndex], displayCalls: WordSet, displayCallHashes: [UInt64]) {
             enumFiles = all.filter(RotationFollower.mayHoldTextEnum)
             displayFiles = all.filter { $0.mentionsAny(displayCalls) }
             self.displayCalls = displayCalls
@@ -293,14 +293,14 @@ public struct RotationFollower: Sendable {
         private let displayCalls: WordSet
         private let displayCallHashes: [UInt64]
 
-        /// Takes, on every core, the careful looks (each rereads and scans its file) that deciding about
+        /// Takes, on every core, the closer readings (each rereads and scans its file) that deciding about
         /// `clocks` will ask for: the clock files' own, then those of the enum files that may declare a
         /// case they assign. Asked one at a time, they would run on one core.
-        func lookAhead(atClocks clocks: [SourceSignature]) {
-            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockReach }
+        func lookAhead(atClocks clocks: [FileNameIndex]) {
+            DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockBodyNames }
             var names = Set<UInt64>()
             var anyName = false
-            for reach in clocks.compactMap(\.clockReach) where reach.assigns {
+            for reach in clocks.compactMap(\.clockBodyNames) where reach.assigns {
                 for assignment in reach.caseAssignments {
                     if let name = assignment.caseName { names.insert(name) } else { anyName = true }
                 }
@@ -309,14 +309,14 @@ public struct RotationFollower: Sendable {
             DispatchQueue.concurrentPerform(iterations: asked.count) { _ = asked[$0].textPropertyNames }
         }
 
-        mutating func mayShow(_ assignment: ClockReach.CaseAssignment) -> Bool {
+        mutating func mayShow(_ assignment: ClockBodyNames.CaseAssignment) -> Bool {
             if let known = answers[assignment] { return known }
             let answer = decide(assignment)
             answers[assignment] = answer
             return answer
         }
 
-        private mutating func decide(_ assignment: ClockReach.CaseAssignment) -> Bool {
+        private mutating func decide(_ assignment: ClockBodyNames.CaseAssignment) -> Bool {
             var properties = Set<UInt64>()
             var anyProperty = false
             for file in enumFiles where assignment.caseName.map(file.declaresCase(hash:)) ?? true {
@@ -351,35 +351,35 @@ public struct RotationFollower: Sendable {
     }
 
     /// The names any file may declare as a string array.
-    static func possibleArrays(_ all: [SourceSignature]) -> Set<UInt64> {
+    static func possibleArrays(_ all: [FileNameIndex]) -> Set<UInt64> {
         var hashes = Set<UInt64>()
-        for signature in all where signature.mayDeclareStringArray {
-            hashes.formUnion(signature.boundArrayNames.hashes ?? [])
+        for nameIndex in all where nameIndex.mayDeclareStringArray {
+            hashes.formUnion(nameIndex.boundArrayNames.hashes ?? [])
         }
         return hashes
     }
 
     /// `tips.randomElement()` for a possible array (the parser's `.random` display names the array
     /// right before the dot, as the lexer's pair does).
-    static func picksARandomElement(_ signature: SourceSignature, of arrays: Set<UInt64>) -> Bool {
-        signature.mentions(hash: randomElement) && arrays.contains { signature.accesses(hash: randomElement, of: $0) }
+    static func picksARandomElement(_ nameIndex: FileNameIndex, of arrays: Set<UInt64>) -> Bool {
+        nameIndex.mentions(hash: randomElement) && arrays.contains { nameIndex.accesses(hash: randomElement, of: $0) }
     }
 
-    static let randomElement = NameHash.of("randomElement")
+    static let randomElement = WordHash.ofName("randomElement")
 
     /// `Text(tips[index])` for a possible array and a state some clock assigns.
-    static func subscriptsAnArray(_ signature: SourceSignature, _ arrays: Set<UInt64>, with states: Set<UInt64>,
+    static func subscriptsAnArray(_ nameIndex: FileNameIndex, _ arrays: Set<UInt64>, with states: Set<UInt64>,
                                   in displayCalls: [UInt64]) -> Bool {
         arrays.contains { array in
-            signature.subscripts(hash: array, asFirstArgumentOfAny: displayCalls) && states.contains { signature.subscripts(array, with: $0) }
+            nameIndex.subscripts(hash: array, asFirstArgumentOfAny: displayCalls) && states.contains { nameIndex.subscripts(array, with: $0) }
         }
     }
 
     /// `Text(phase.message)` for a state a clock switches to a case of an enum with the text property `message`.
-    static func accessesAText(_ signature: SourceSignature, _ known: Known, in displayCalls: [UInt64]) -> Bool {
+    static func accessesAText(_ nameIndex: FileNameIndex, _ known: Known, in displayCalls: [UInt64]) -> Bool {
         known.phaseTexts.contains { state, properties in
-            signature.mentions(state) && properties.contains {
-                signature.accesses(hash: NameHash.of($0), of: NameHash.of(state), asFirstArgumentOfAny: displayCalls)
+            nameIndex.mentions(state) && properties.contains {
+                nameIndex.accesses(hash: WordHash.ofName($0), of: WordHash.ofName(state), asFirstArgumentOfAny: displayCalls)
             }
         }
     }
@@ -417,24 +417,24 @@ public struct RotationFollower: Sendable {
                     for name in property.cases { propertiesByCase[name, default: []].insert(property.place.name) }
                 }
             }
-            arrayHashes = possibleArrays.union(parsedArrays.map(NameHash.of))
-            textPropertyCaseHashes = Set(textPropertyCases.map(NameHash.of))
+            arrayHashes = possibleArrays.union(parsedArrays.map(WordHash.ofName))
+            textPropertyCaseHashes = Set(textPropertyCases.map(WordHash.ofName))
             for fact in facts {
                 for assignment in fact.timedAssignments {
-                    timedStateHashes.insert(NameHash.of(assignment.state))
+                    timedStateHashes.insert(WordHash.ofName(assignment.state))
                     if let assigned = assignment.assignedCase {
-                        timedCases.append((NameHash.of(assignment.state), NameHash.of(assigned)))
+                        timedCases.append((WordHash.ofName(assignment.state), WordHash.ofName(assigned)))
                         if let properties = propertiesByCase[assigned] { phaseTexts[assignment.state, default: []].formUnion(properties) }
                     }
-                    timedReads.formUnion(assignment.readsNames.map(NameHash.of))
+                    timedReads.formUnion(assignment.readsNames.map(WordHash.ofName))
                     if assignment.readsNames.contains(where: parsedArrays.contains) { statesFromArrays.insert(assignment.state) }
                 }
                 for display in fact.displays {
                     switch display.shown {
                     case .element(let array, let names):
-                        arrayNamesShown.insert(NameHash.of(array))
-                        indexNameHashes.formUnion(names.map(NameHash.of))
-                    case .random(let array, _): arrayNamesShown.insert(NameHash.of(array))
+                        arrayNamesShown.insert(WordHash.ofName(array))
+                        indexNameHashes.formUnion(names.map(WordHash.ofName))
+                    case .random(let array, _): arrayNamesShown.insert(WordHash.ofName(array))
                     case .property, .value: break
                     }
                 }
@@ -443,23 +443,13 @@ public struct RotationFollower: Sendable {
     }
 }
 
-/// The hash the lexer gives a name, for asking signatures about names known as strings: of its
-/// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
-public enum NameHash {
-    public static func of(_ name: String) -> UInt64 {
-        var hash = WordHash()
-        for byte in name.utf8 where Lexer.isNameByte[Int(byte)] { hash.add(byte) }
-        return hash.value
-    }
-}
-
-extension SourceSignature {
-    /// What this signature would wrongly deny about a parsed file: names the tree has but the filter
+extension FileNameIndex {
+    /// What this name index would wrongly deny about a parsed file: names the tree has but the filter
     /// says are absent, and rotation facts the follower's rounds could not reach. Always empty when
     /// the lexer is right; the mutation test and the fuzzer check it on hostile input.
-    public func denials(tree: Tree, facts: RotationFacts?) -> [String] {
+    public func factsMissed(tree: Tree, facts: RotationFacts?) -> [String] {
         var denied: [String] = []
-        // The careful look at trigger words' files (`CodeWords`) may not take code for a comment or a string either.
+        // The closer reading at trigger words' files (`CodeWords`) may not take code for a comment or a string either.
         let codeWords = CodeWords(bytes: tree.source.bytes)
         // Error recovery (and some of the pinned grammar's gaps) may invent an empty name or cut one
         // out of a word (`odeUuid` of `episodeUuid`, `$0` of `$0rt`): those are not names of the file.
@@ -480,22 +470,22 @@ extension SourceSignature {
         guard let facts else { return denied }
         for array in facts.stringArrays {
             if !mayDeclareStringArray { denied.append("string array \(array.name): no array seen") }
-            if !boundArrayNames.mayIntersect([NameHash.of(array.name)]) { denied.append("string array \(array.name): name not bound") }
+            if !boundArrayNames.mayIntersect([WordHash.ofName(array.name)]) { denied.append("string array \(array.name): name not bound") }
         }
         for property in facts.textProperties where !RotationFollower.mayHoldTextEnum(self) {
             denied.append("text property \(property.place.name): no enum and switch")
         }
         for property in facts.textProperties {
-            if let names = textPropertyNames, !names.names.contains(NameHash.of(property.place.name)) {
+            if let names = textPropertyNames, !names.names.contains(WordHash.ofName(property.place.name)) {
                 denied.append("text property \(property.place.name): not among the possible text properties")
             }
         }
         for property in facts.textProperties {
-            for name in property.cases where !declaresCase(hash: NameHash.of(name)) { denied.append("case \(name) not declared") }
+            for name in property.cases where !declaresCase(hash: WordHash.ofName(name)) { denied.append("case \(name) not declared") }
         }
         for assignment in facts.timedAssignments {
             if !RotationFollower.mentionsClock(self) { denied.append("timed \(assignment.state): no clock word") }
-            guard let reach = clockReach else { continue }
+            guard let reach = clockBodyNames else { continue }
             let unreached = ([assignment.state] + assignment.readsNames).filter { !WordSet.parts(of: $0).allSatisfy(reach.names.contains) }
             if !unreached.isEmpty { denied.append("timed \(assignment.state): \(unreached.joined(separator: ", ")) not in the clock's reach") }
             let unread = assignment.readsNames.filter { !WordSet.parts(of: $0).allSatisfy(reach.assignedFrom.contains) }
@@ -505,7 +495,7 @@ extension SourceSignature {
                 denied.append("timed \(assignment.state): not among the names its clock's assignments assign to")
             }
             if let assigned = assignment.assignedCase {
-                let state = NameHash.of(assignment.state), name = NameHash.of(assigned)
+                let state = WordHash.ofName(assignment.state), name = WordHash.ofName(assigned)
                 if !reach.caseAssignments.contains(where: { ($0.state ?? state) == state && ($0.caseName ?? name) == name }) {
                     denied.append("timed \(assignment.state): its case assignment (\(assigned)) not seen")
                 }
@@ -514,20 +504,20 @@ extension SourceSignature {
         for display in facts.displays {
             switch display.shown {
             case .element(let array, let names):
-                for name in names where !subscripts(NameHash.of(array), with: NameHash.of(name)) {
+                for name in names where !subscripts(WordHash.ofName(array), with: WordHash.ofName(name)) {
                     denied.append("display \(array)[\(name)]: pair not seen")
                 }
-                if !subscripts(hash: NameHash.of(array)) { denied.append("display \(array)[…]: subscript not seen") }
-                if !subscripts(hash: NameHash.of(array), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
+                if !subscripts(hash: WordHash.ofName(array)) { denied.append("display \(array)[…]: subscript not seen") }
+                if !subscripts(hash: WordHash.ofName(array), asFirstArgumentOfAny: [WordHash.ofName(display.place.name)]) {
                     denied.append("display \(display.place.name)(\(array)[…]): argument subscript not seen")
                 }
             case .random(let array, _):
-                if !RotationFollower.picksARandomElement(self, of: [NameHash.of(array)]) {
+                if !RotationFollower.picksARandomElement(self, of: [WordHash.ofName(array)]) {
                     denied.append("display \(array).randomElement(): access not seen")
                 }
             case .property(let base, let property):
                 if !accesses(property, of: base) { denied.append("display \(base).\(property): access not seen") }
-                if !accesses(hash: NameHash.of(property), of: NameHash.of(base), asFirstArgumentOfAny: [NameHash.of(display.place.name)]) {
+                if !accesses(hash: WordHash.ofName(property), of: WordHash.ofName(base), asFirstArgumentOfAny: [WordHash.ofName(display.place.name)]) {
                     denied.append("display \(display.place.name)(\(base).\(property)): argument member not seen")
                 }
             case .value:

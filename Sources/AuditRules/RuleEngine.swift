@@ -1,6 +1,6 @@
 import AuditModel
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 
 /// What the engine found in one file, before facts from the other files are known.
@@ -79,7 +79,7 @@ public struct RuleEngine: Sendable {
     /// `let`, `enum`, `extension`, `import` and more). No Swift compiler sees a name there, and nothing
     /// that looks for whole words (the prefilter, a search) does either: such a name is no use of a
     /// component. A digit before it is no part of the word (`0ProgressView` is a number and a name), as
-    /// the prefilter's lexer and glance read it; `RotationFacts.isWholeWord`, which drops rotation facts
+    /// the prefilter's lexer and word screen read it; `RotationFacts.isWholeWord`, which drops rotation facts
     /// of cut names, is stricter there on purpose (it drops the name after digits too).
     static func isCutOutOfALongerWord(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
         (range.lowerBound > 0 && WordSieve.startsAWord(bytes[range.lowerBound - 1]))
@@ -101,7 +101,7 @@ public struct RuleEngine: Sendable {
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
         let rotating = !rotatingRules.isEmpty
-        glance = WordSieve(groups: triggerWords.map { [$0] } + (rotating ? RotationFollower.choosingWords(displayCalls: displayCalls) : []),
+        wordScreen = WordSieve(groups: triggerWords.map { [$0] } + (rotating ? RotationFollower.choosingWords(displayCalls: displayCalls) : []),
                            setAside: rotating ? [RotationFollower.textEnumNames] : [])
     }
 
@@ -131,14 +131,14 @@ public struct RuleEngine: Sendable {
             guard !rules.isEmpty, forms.count == rules.count else { continue }
             let accepted = forms.dropFirst().reduce(forms[0].arguments) { $0.intersection($1.arguments) }
             guard !accepted.isEmpty else { continue }
-            labels[NameHash.of(name)] = Set(accepted.map(NameHash.of))
+            labels[WordHash.ofName(name)] = Set(accepted.map(WordHash.ofName))
             for rule in rules { if let style = rule.style { styles[style.modifier, default: []].append(style) } }
         }
         guard !labels.isEmpty else { return nil }
         // As `UsageMatcher` decides: a style spins determinate progress when it is no spinner style of
         // the rule's list and its name matches the rule's spinning-style names.
         let spinning = Dictionary(uniqueKeysWithValues: styles.map { modifier, checks in
-            (NameHash.of(modifier), { @Sendable (name: String) in checks.contains { !$0.spinnerStyles.contains(name) && $0.isSpinning(name) } })
+            (WordHash.ofName(modifier), { @Sendable (name: String) in checks.contains { !$0.spinnerStyles.contains(name) && $0.isSpinning(name) } })
         })
         return DeterminateWatch(labels: labels, spinningStyles: spinning)
     }
@@ -158,19 +158,19 @@ public struct RuleEngine: Sendable {
         return words.sorted()
     }
 
-    /// Whether a file must be parsed, from its signature and, when that shows a trigger word, a
-    /// careful look at where the word stands (see `ProjectScanner`). A word only in comments or
+    /// Whether a file must be parsed, from its name index and, when that shows a trigger word, a
+    /// closer reading at where the word stands (see `ProjectScanner`). A word only in comments or
     /// strings (`// was ProgressView`) makes nothing to report, except the suppression marker, which
     /// lives in comments; nor does a name only ever called as determinate progress (see
     /// `determinateWatch`). For rotating text, a file must be parsed also when it may declare a string
-    /// array whose name neither the lexer nor the careful look (`DeclaredStringArrays`) could tell:
+    /// array whose name neither the lexer nor the closer reading (`DeclaredStringArrays`) could tell:
     /// the other rounds match every file against the possible arrays' names.
-    public func isRelevantOnSight(_ signature: SourceSignature, bytes: [UInt8]) -> Bool {
-        if !rotatingRules.isEmpty, signature.mayDeclareStringArray, signature.boundArrayNames.hashes == nil { return true }
-        guard signature.mentionsAny(triggerWordSet) else { return false }
+    public func isRelevantOnSight(_ nameIndex: FileNameIndex, bytes: [UInt8]) -> Bool {
+        if !rotatingRules.isEmpty, nameIndex.mayDeclareStringArray, nameIndex.boundArrayNames.hashes == nil { return true }
+        guard nameIndex.mentionsAny(triggerWordSet) else { return false }
         // A name used only in calls of determinate progress (`ProgressView(value: 0.4)`) has nothing
         // to report, unless a style in the file may make one spin.
-        let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: signature.mentions(hash:)) ? watch : nil }
+        let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: nameIndex.mentions(hash:)) ? watch : nil }
         guard let words = CodeWords(bytes: bytes, determinate: watch) else { return true }
         return words.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts, notCounting: words.onlyInDeterminateCalls)
     }
@@ -178,32 +178,32 @@ public struct RuleEngine: Sendable {
     /// The suppression marker's name: a trigger in comments too.
     private static let commentTriggerParts = Set(WordSet.parts(of: "loadaudit:"))
 
-    /// Whether a file is sure to need no signature: valid UTF-8 with no NUL byte (anything else is
-    /// reported from its signature), none of the trigger words, and, with rotating-text rules, nothing
+    /// Whether a file is sure to need no nameIndex: valid UTF-8 with no NUL byte (anything else is
+    /// reported from its name index), none of the trigger words, and, with rotating-text rules, nothing
     /// `mayFollow` looks for (no display call, clock or `enum` with `switch`, no `[` that may start a
     /// string array), each as a whole word anywhere, comments and strings included. Such a file is
-    /// neither relevant on sight nor followed, whatever its signature would say; the scanner then
+    /// neither relevant on sight nor followed, whatever its name index would say; the scanner then
     /// skips the lexer. False when the rules' words do not suit the look (see `WordSieve`).
-    public func isIrrelevantAtAGlance(_ bytes: [UInt8]) -> Bool { glance(bytes) == .irrelevant }
+    public func isIrrelevantByItsWords(_ bytes: [UInt8]) -> Bool { wordScreen(bytes) == .irrelevant }
 
-    /// What the quick look at a file's bytes tells (see `glance(_:)`).
-    public enum Glance: Sendable {
-        /// Nothing a rule or round asks about (`isIrrelevantAtAGlance`).
+    /// What the quick look at a file's bytes tells (see `wordScreen(_:)`).
+    public enum WordScreen: Sendable {
+        /// Nothing a rule or round asks about (`isIrrelevantByItsWords`).
         case irrelevant
         /// `enum` and `switch`, and nothing else a rule or round asks about: the file may hold a text
         /// enum, which matters only if it declares a case some clock may assign (then it needs its
-        /// signature; `ProjectScanner` puts the lexer off until that is known).
+        /// name index; `ProjectScanner` puts the lexer off until that is known).
         case onlyTextEnumWords
-        /// Anything else: the file needs its signature.
+        /// Anything else: the file needs its name index.
         case worthALook
     }
 
-    /// `isIrrelevantAtAGlance`, telling apart the files whose only asked words are `enum` and `switch`
+    /// `isIrrelevantByItsWords`, telling apart the files whose only asked words are `enum` and `switch`
     /// (with the same other conditions: no `[` that may start a string array, UTF-8 without NUL).
-    public func glance(_ bytes: [UInt8]) -> Glance {
-        guard let glance else { return .worthALook }
+    public func wordScreen(_ bytes: [UInt8]) -> WordScreen {
+        guard let wordScreen else { return .worthALook }
         return bytes.withUnsafeBufferPointer { bytes in
-            let sighting = glance.sighting(in: bytes)
+            let sighting = wordScreen.sighting(in: bytes)
             guard sighting != .other, rotatingRules.isEmpty || !WordSieve.mayStartAStringArray(bytes), WordSieve.isTextWithoutNUL(bytes) else {
                 return .worthALook
             }
@@ -211,17 +211,17 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private let glance: WordSieve?
+    private let wordScreen: WordSieve?
 
     /// Whether `RotationFollower` may ask about this file in a round (see there): only then must its
-    /// signature be kept.
-    public func mayFollow(_ signature: SourceSignature) -> Bool {
-        !rotatingRules.isEmpty && RotationFollower.mayChoose(signature, displayCalls: displayCallWords)
+    /// name index be kept.
+    public func mayFollow(_ nameIndex: FileNameIndex) -> Bool {
+        !rotatingRules.isEmpty && RotationFollower.mayChoose(nameIndex, displayCalls: displayCallWords)
     }
 
     /// Whether this file may make the rotating-text rounds run (see `RotationFollower.mayStartRounds`).
-    public func mayStartRounds(_ signature: SourceSignature) -> Bool {
-        !rotatingRules.isEmpty && RotationFollower.mayStartRounds(signature)
+    public func mayStartRounds(_ nameIndex: FileNameIndex) -> Bool {
+        !rotatingRules.isEmpty && RotationFollower.mayStartRounds(nameIndex)
     }
 
     /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
@@ -239,17 +239,17 @@ public struct RuleEngine: Sendable {
                      suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
     }
 
-    /// The file's candidates and facts. With its `signature`, the walks skip what the file's words
+    /// The file's candidates and facts. With its `nameIndex`, the walks skip what the file's words
     /// show it cannot hold (the result is the same, sooner).
-    public func analyze(tree: Tree, file: String, signature: SourceSignature? = nil) -> FileAnalysis {
+    public func analyze(tree: Tree, file: String, nameIndex: FileNameIndex? = nil) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
         let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
-        let landmarks = skipsUnmarkedSubtrees ? Landmarks(tree.source, words: walkWords) : .everywhere
+        let wordOffsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: walkWords) : .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             // Everything this walk reports holds one of the names it matches.
-            guard landmarks.anyStart(in: node.byteRange) else { return false }
+            guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
                 if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {
@@ -293,14 +293,14 @@ public struct RuleEngine: Sendable {
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
-            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, signature: signature)
+            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, nameIndex: nameIndex)
         )
     }
 
     /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds its
-    /// signature leaves possible.
-    private func rotationFacts(tree: Tree, file: String, signature: SourceSignature?) -> RotationFacts {
-        let hints = signature.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything
+    /// name index leaves possible.
+    private func rotationFacts(tree: Tree, file: String, nameIndex: FileNameIndex?) -> RotationFacts {
+        let hints = nameIndex.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything
         return RotationFacts(tree: tree, file: file, displayCalls: displayCalls,
                              walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(displayCalls: displayCalls, hints: hints) : nil, hints: hints)
     }

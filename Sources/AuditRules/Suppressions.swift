@@ -66,10 +66,10 @@ public struct Suppression: Hashable, Sendable, Codable {
         let marker = Array("loadaudit:".utf8)
         // Most files have no suppression: one byte search instead of a walk over every comment.
         guard source.contains(marker) else { return [] }
-        let landmarks = skipsUnmarkedSubtrees ? Landmarks(source, words: [marker]) : .everywhere
+        let wordOffsets = skipsUnmarkedSubtrees ? WordOffsets(source, words: [marker]) : .everywhere
         let lastLine = source.lineStarts.count
         tree.rootNode.walk { node in
-            guard landmarks.anyStart(in: node.byteRange) else { return false }
+            guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             guard node.type == "comment" || node.type == "multiline_comment" else { return true }
             let text = body(of: node.text)
             guard text.hasPrefix("loadaudit:"),

@@ -8,11 +8,11 @@
 /// last one) and the block holds `switch` and two string literals, nested blocks included. Nil when
 /// `CodeScanner` gives up or a `var` is not followed by a name: then any name may be one.
 public struct TextPropertyNames: Sendable, Equatable {
-    /// Hashes (`NameHash.of`) of the properties' names.
+    /// Hashes (`WordHash.ofName`) of the properties' names.
     public let names: Set<UInt64>
 
-    static let varKeyword = NameHash.of("var")
-    static let switchKeyword = NameHash.of("switch")
+    static let varKeyword = WordHash.ofName("var")
+    static let switchKeyword = WordHash.ofName("switch")
 
     public init?(bytes: [UInt8]) {
         var finder = Finder()

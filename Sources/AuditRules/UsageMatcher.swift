@@ -1,6 +1,6 @@
 import AuditModel
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 
 /// Decides whether one identifier named like a rule's component is a use of it, and what that use

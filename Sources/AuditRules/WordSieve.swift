@@ -3,11 +3,11 @@ import Foundation
 
 /// The cheapest look at a file, taken before the lexer: whether some group of words all appear in
 /// it as whole words. Most files of an app mention none of the words any rule or round asks about
-/// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no signature at
-/// all, and the sieve says so several times faster than the lexer reads (see `RuleEngine.glance`).
+/// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no name index at
+/// all, and the sieve says so several times faster than the lexer reads (see `RuleEngine.wordScreen`).
 /// Any number of words; a name of one byte, or one that does not start with a letter, `_` or a
 /// multi-byte character (it looks only where a word starts), turns it off: every file then gets its
-/// signature.
+/// name index.
 ///
 /// "Whole word" is the lexer's split taken wide: no letter, `_` or byte of a multi-byte character
 /// right before the word, no name byte right after it. A digit before it counts as a boundary, as the

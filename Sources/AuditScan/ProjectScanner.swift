@@ -45,14 +45,14 @@ public struct ProjectScanner {
         return result
     }
 
-    /// Lets go of `value` on another thread: freeing every file's outcome, analysis and signature of a
+    /// Lets go of `value` on another thread: freeing every file's outcome, analysis and name index of a
     /// large tree takes milliseconds that the report need not wait for.
     static func releaseInBackground<Value>(_ value: Value) {
-        let leftover = Leftover(value)
-        DispatchQueue.global(qos: .utility).async { leftover.value = nil }
+        let released = ReleasedInBackground(value)
+        DispatchQueue.global(qos: .utility).async { released.value = nil }
     }
 
-    private final class Leftover<Value>: @unchecked Sendable {
+    private final class ReleasedInBackground<Value>: @unchecked Sendable {
         var value: Value?
         init(_ value: Value) { self.value = value }
     }
@@ -71,7 +71,7 @@ public struct ProjectScanner {
     ///
     /// A file is relevant when it uses a trigger word in code (`RuleEngine.isRelevantOnSight`);
     /// then, for rules that follow names across files, a `RotationFollower` picks more files round
-    /// after round from the relevant files' facts and every file's signature. Only relevant files report
+    /// after round from the relevant files' facts and every file's name index. Only relevant files report
     /// syntax errors, with or without the prefilter; without it every file is parsed in the first
     /// round and the rounds only decide relevance, so the two must give the same report.
     /// Scans `paths`; with `root` (the project folder around them), the whole project is read so that
@@ -102,25 +102,25 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let roundsExpected = Flag()
-        // Set once a clock may assign any case: every put-off file will need its signature.
-        let signEveryTextEnum = Flag()
-        var first = analyze(workers: jobs, tick: tick, take: feed.take) { signature, bytes in
-            guard let signature else {
-                // Only `enum` and `switch` (`RuleEngine.Glance.onlyTextEnumWords`): a possible text enum,
-                // which may start the rounds; its signature waits for the end of this pass.
+        let roundsExpected = SharedFlag()
+        // Set once a clock may assign any case: every put-off file will need its name index.
+        let indexEveryTextEnum = SharedFlag()
+        var first = analyze(workers: jobs, tick: tick, take: feed.take) { nameIndex, bytes in
+            guard let nameIndex else {
+                // Only `enum` and `switch` (`RuleEngine.WordScreen.onlyTextEnumWords`): a possible text enum,
+                // which may start the rounds; its name index waits for the end of this pass.
                 if !roundsExpected.isSet { roundsExpected.set() }
-                if signEveryTextEnum.isSet { return .sign }
+                if indexEveryTextEnum.isSet { return .index }
                 return prefilter ? .skip : .parseIrrelevant
             }
-            if !roundsExpected.isSet, engine.mayStartRounds(signature) { roundsExpected.set() }
-            if engine.isRelevantOnSight(signature, bytes: bytes) { return .parse }
+            if !roundsExpected.isSet, engine.mayStartRounds(nameIndex) { roundsExpected.set() }
+            if engine.isRelevantOnSight(nameIndex, bytes: bytes) { return .parse }
             // Once the rounds are sure to run, the second asks every clock file left unparsed what
             // its clocks may do: answered here, on every core, with the bytes in hand, rather than
             // read again then. (Before that, and in trees where no round runs, the look waits.)
             if roundsExpected.isSet {
-                signature.takeClockReach(from: bytes)
-                if !signEveryTextEnum.isSet, RotationFollower.TextEnumFilter.mayAssignAnyCase(signature) { signEveryTextEnum.set() }
+                nameIndex.takeClockBodyNames(from: bytes)
+                if !indexEveryTextEnum.isSet, RotationFollower.TextEnumFilter.mayAssignAnyCase(nameIndex) { indexEveryTextEnum.set() }
             }
             return prefilter ? .skip : .parseIrrelevant
         }
@@ -139,12 +139,12 @@ public struct ProjectScanner {
             if let sorted = position[index] { outcomes[sorted] = outcome }
         }
         if let trace {
-            var glanced = 0, putOff = 0, lexed = 0, parsed = 0
+            var screenedOut = 0, deferred = 0, lexed = 0, parsed = 0
             for case .analyzed(let analyzed)? in outcomes {
-                if analyzed.putOff != nil { putOff += 1 } else if analyzed.lexed { lexed += 1 } else { glanced += 1 }
+                if analyzed.deferred != nil { deferred += 1 } else if analyzed.lexed { lexed += 1 } else { screenedOut += 1 }
                 if analyzed.parsed { parsed += 1 }
             }
-            trace("read every file (\(glanced) irrelevant at a glance, \(putOff) put off, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
+            trace("read every file (\(screenedOut) irrelevant by the word screen, \(deferred) deferred, \(lexed) lexed, \(parsed) parsed) at \(elapsed())")
         }
         var round = 0
         if var follower = engine.rotationFollower() {
@@ -153,28 +153,28 @@ public struct ProjectScanner {
             // relevant files' rotation facts (nil for the others), and the files not yet relevant.
             var relevantFacts = [RotationFacts?](repeating: nil, count: files.count)
             var pending: [Int] = []
-            var putOff: [Int] = []
+            var deferred: [Int] = []
             for index in files.indices {
                 guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-                if analyzed.putOff != nil {
-                    putOff.append(index)
+                if analyzed.deferred != nil {
+                    deferred.append(index)
                 } else if analyzed.relevant {
                     relevantFacts[index] = analyzed.analysis.rotation
-                } else if analyzed.signature != nil {
+                } else if analyzed.nameIndex != nil {
                     pending.append(index)
                 }
             }
-            if !putOff.isEmpty {
-                follower.textEnumsLeftOut = signPutOffFiles(putOff, files, &outcomes, pending: pending.compactMap { outcomes[$0]?.signature },
+            if !deferred.isEmpty {
+                follower.textEnumsLeftOut = indexDeferredFiles(deferred, files, &outcomes, pending: pending.compactMap { outcomes[$0]?.nameIndex },
                                                             facts: relevantFacts.compactMap { $0 })
-                // Those signed now wait for the rounds like the others, in the same order.
-                pending = (pending + putOff.filter { outcomes[$0]?.signature != nil }).sorted()
+                // Those indexed now wait for the rounds like the others, in the same order.
+                pending = (pending + deferred.filter { outcomes[$0]?.nameIndex != nil }).sorted()
             }
-            let signatures = outcomes.map { $0?.signature }
-            let all = signatures.compactMap { $0 }
+            let nameIndexes = outcomes.map { $0?.nameIndex }
+            let all = nameIndexes.compactMap { $0 }
             while true {
                 let facts = relevantFacts.compactMap { $0 }
-                guard let chosen = follower.nextRound(facts: facts, pending: pending.map { signatures[$0]! }, all: all) else { break }
+                guard let chosen = follower.nextRound(facts: facts, pending: pending.map { nameIndexes[$0]! }, all: all) else { break }
                 round += 1
                 trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant (at \(elapsed()))")
                 var toParse: [Int] = []
@@ -194,7 +194,7 @@ public struct ProjectScanner {
                 pending = stillPending
                 // Largest first: a round ends when its last file is parsed, and a large file taken last
                 // would leave the other workers idle until it is done.
-                toParse.sort { (signatures[$0]?.byteCount ?? 0, $1) > (signatures[$1]?.byteCount ?? 0, $0) }
+                toParse.sort { (nameIndexes[$0]?.byteCount ?? 0, $1) > (nameIndexes[$1]?.byteCount ?? 0, $0) }
                 var parsed = analyzeAll(files, indices: toParse, tick: nil, decide: { _, _ in .parse })
                 while let (index, outcome, _) = parsed.popLast() {
                     outcomes[index] = outcome
@@ -282,45 +282,45 @@ public struct ProjectScanner {
         return paths
     }
 
-    /// Signs, on every core, the files at `indices`, whose signature was put off at a glance, that a
-    /// round may ask about (`RotationFollower.TextEnumFilter`, from the `pending` files' signatures and
+    /// Indexes, on every core, the files at `indices`, whose name index was deferred by the word screen, that a
+    /// round may ask about (`RotationFollower.TextEnumFilter`, from the `pending` files' name indexes and
     /// the relevant files' `facts`), and lets go of their bytes. Whether some stay unsigned (then the
     /// rounds are told: `RotationFollower.textEnumsLeftOut`).
-    private func signPutOffFiles(
-        _ indices: [Int], _ files: [SourceFileReference], _ outcomes: inout [Outcome?], pending: [SourceSignature], facts: [RotationFacts]
+    private func indexDeferredFiles(
+        _ indices: [Int], _ files: [SourceFileReference], _ outcomes: inout [Outcome?], pending: [FileNameIndex], facts: [RotationFacts]
     ) -> Bool {
-        let putOff = indices.compactMap { index -> (index: Int, bytes: [UInt8])? in
-            guard case .analyzed(let analyzed)? = outcomes[index], let bytes = analyzed.putOff else { return nil }
+        let deferred = indices.compactMap { index -> (index: Int, bytes: [UInt8])? in
+            guard case .analyzed(let analyzed)? = outcomes[index], let bytes = analyzed.deferred else { return nil }
             return (index, bytes)
         }
         let filter = RotationFollower.TextEnumFilter(pending: pending, facts: facts)
-        let signed = UnsafeMutableBufferPointer<Result<SourceSignature, SourceReader.Failure>?>.allocate(capacity: putOff.count)
-        signed.initialize(repeating: nil)
+        let indexed = UnsafeMutableBufferPointer<Result<FileNameIndex, SourceReader.Failure>?>.allocate(capacity: deferred.count)
+        indexed.initialize(repeating: nil)
         defer {
-            signed.deinitialize()
-            signed.deallocate()
+            indexed.deinitialize()
+            indexed.deallocate()
         }
-        DispatchQueue.concurrentPerform(iterations: putOff.count) { item in
-            let (index, bytes) = putOff[item]
+        DispatchQueue.concurrentPerform(iterations: deferred.count) { item in
+            let (index, bytes) = deferred[item]
             guard filter.needsSignature(bytes) else { return }
-            signed[item] = SourceReader.sign(bytes, path: files[index].absolutePath, maximumSize: Self.maximumFileSize)
+            indexed[item] = SourceReader.indexNames(bytes, path: files[index].absolutePath, maximumSize: Self.maximumFileSize)
         }
         var leftOut = 0
-        for (item, (index, _)) in putOff.enumerated() {
+        for (item, (index, _)) in deferred.enumerated() {
             guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-            analyzed.putOff = nil
-            switch signed[item] {
-            case .success(let signature)?:
-                analyzed.signature = kept(signature)
+            analyzed.deferred = nil
+            switch indexed[item] {
+            case .success(let nameIndex)?:
+                analyzed.nameIndex = kept(nameIndex)
                 analyzed.lexed = true
             case .failure(let failure)?:
-                // Not expected: the glance found UTF-8 text without NUL, as the signature checks.
+                // Not expected: the word screen found UTF-8 text without NUL, as the name index checks.
                 outcomes[index] = .skipped(FileProblem(file: files[index].displayPath, kind: failure.kind, detail: failure.detail))
             case nil:
                 leftOut += 1
             }
         }
-        trace?("\(putOff.count) files with only enum and switch put off at a glance, \(putOff.count - leftOut) signed now")
+        trace?("\(deferred.count) files with only enum and switch deferred by the word screen, \(deferred.count - leftOut) indexed now")
         return leftOut > 0
     }
 
@@ -336,21 +336,21 @@ public struct ProjectScanner {
         /// Whether `analysis` comes from a parse (with the prefilter off, irrelevant files are parsed too).
         var parsed: Bool
         /// What the rounds that follow names across files ask about it.
-        var signature: SourceSignature?
-        /// Whether its bytes went through the lexer (not for a file irrelevant at a glance).
+        var nameIndex: FileNameIndex?
+        /// Whether its bytes went through the lexer (not for a file irrelevant by the word screen).
         var lexed = true
-        /// The bytes of a file whose signature is put off (`RuleEngine.Glance.onlyTextEnumWords`),
+        /// The bytes of a file whose name index is deferred (`RuleEngine.WordScreen.onlyTextEnumWords`),
         /// until the first pass tells whether a round may ask about it.
-        var putOff: [UInt8]?
+        var deferred: [UInt8]?
 
-        init(analysis: FileAnalysis, source: SourceText?, relevant: Bool, parsed: Bool, signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) {
+        init(analysis: FileAnalysis, source: SourceText?, relevant: Bool, parsed: Bool, nameIndex: FileNameIndex?, lexed: Bool, deferred: [UInt8]?) {
             self.analysis = analysis
             self.source = source
             self.relevant = relevant
             self.parsed = parsed
-            self.signature = signature
+            self.nameIndex = nameIndex
             self.lexed = lexed
-            self.putOff = putOff
+            self.deferred = deferred
         }
     }
 
@@ -358,13 +358,13 @@ public struct ProjectScanner {
         case analyzed(Analyzed)
         case skipped(FileProblem)
 
-        var signature: SourceSignature? { if case .analyzed(let analyzed) = self { return analyzed.signature } else { return nil } }
+        var nameIndex: FileNameIndex? { if case .analyzed(let analyzed) = self { return analyzed.nameIndex } else { return nil } }
     }
 
-    /// What to do with a file, decided from its signature (and its bytes, for a closer look). Asked
-    /// with no signature of a file whose only asked words are `enum` and `switch`
-    /// (`RuleEngine.Glance.onlyTextEnumWords`): `.skip` or `.parseIrrelevant` put its signature off
-    /// (`signPutOffFiles`), `.sign` signs it and asks again, `.parse` signs and parses it now.
+    /// What to do with a file, decided from its name index (and its bytes, for a closer look). Asked
+    /// with no name index of a file whose only asked words are `enum` and `switch`
+    /// (`RuleEngine.WordScreen.onlyTextEnumWords`): `.skip` or `.parseIrrelevant` put its name index off
+    /// (`indexDeferredFiles`), `.index` indexes it and asks again, `.parse` indexes and parses it now.
     enum Decision {
         /// Parse and analyze it: it is relevant.
         case parse
@@ -372,13 +372,13 @@ public struct ProjectScanner {
         case parseIrrelevant
         /// Do not parse it: an empty analysis stands for it.
         case skip
-        /// For a file asked about with no signature: sign it now and ask again.
-        case sign
+        /// For a file asked about with no nameIndex: index it now and ask again.
+        case index
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
     func analyzeAll(
-        _ files: [SourceFileReference], indices: [Int], tick: (() -> Void)?, decide: @escaping (SourceSignature?, [UInt8]) -> Decision
+        _ files: [SourceFileReference], indices: [Int], tick: (() -> Void)?, decide: @escaping (FileNameIndex?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let positions = IndexDispenser(count: indices.count)
         return analyze(workers: min(jobs, max(1, indices.count)), tick: tick, take: {
@@ -393,7 +393,7 @@ public struct ProjectScanner {
     /// Each with the file's identity.
     func analyze(
         workers: Int, tick: (() -> Void)?, take: @escaping () -> (Int, SourceFileReference)?,
-        decide: @escaping (SourceSignature?, [UInt8]) -> Decision
+        decide: @escaping (FileNameIndex?, [UInt8]) -> Decision
     ) -> [(Int, Outcome, SourceDiscovery.FileIdentity?)] {
         let results = UnsafeMutableBufferPointer<[(Int, Outcome, SourceDiscovery.FileIdentity?)]>.allocate(capacity: workers)
         results.initialize(repeating: [])
@@ -417,16 +417,16 @@ public struct ProjectScanner {
         return all
     }
 
-    /// The signature, when a round that follows names across files may ask about this file; the
+    /// The name index, when a round that follows names across files may ask about this file; the
     /// others' are let go at once (most of the memory a scan of a large tree holds).
-    func kept(_ signature: SourceSignature) -> SourceSignature? {
-        engine.mayFollow(signature) ? signature : nil
+    func kept(_ nameIndex: FileNameIndex) -> FileNameIndex? {
+        engine.mayFollow(nameIndex) ? nameIndex : nil
     }
 
-    /// Reads, signs and, if it is to be, parses and analyzes one file; with its identity (nil when it
+    /// Reads, indexes and, if it is to be, parses and analyzes one file; with its identity (nil when it
     /// cannot be found out), which tells a file reached twice.
     func analyze(
-        _ file: SourceFileReference, decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, decide: (FileNameIndex?, [UInt8]) -> Decision
     ) -> (Outcome, SourceDiscovery.FileIdentity?) {
         switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
@@ -437,45 +437,45 @@ public struct ProjectScanner {
     }
 
     private func analyze(
-        _ file: SourceFileReference, bytes: [UInt8], decide: (SourceSignature?, [UInt8]) -> Decision
+        _ file: SourceFileReference, bytes: [UInt8], decide: (FileNameIndex?, [UInt8]) -> Decision
     ) -> Outcome {
-        let signature: SourceSignature?
-        let skipped = { (signature: SourceSignature?, lexed: Bool, putOff: [UInt8]?) in
+        let nameIndex: FileNameIndex?
+        let skipped = { (nameIndex: FileNameIndex?, lexed: Bool, deferred: [UInt8]?) in
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      signature: signature, lexed: lexed, putOff: putOff))
+                                      nameIndex: nameIndex, lexed: lexed, deferred: deferred))
         }
         // Most files: no word any rule or round asks about. Such a file is not relevant and no round
-        // follows it, with or without the prefilter (its signature might say otherwise, as Bloom
+        // follows it, with or without the prefilter (its name index might say otherwise, as Bloom
         // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
-        let glance = engine.glance(bytes)
-        let irrelevantAtAGlance = glance == .irrelevant
-        if irrelevantAtAGlance, prefilter { return skipped(nil, false, nil) }
+        let wordScreen = engine.wordScreen(bytes)
+        let irrelevantByItsWords = wordScreen == .irrelevant
+        if irrelevantByItsWords, prefilter { return skipped(nil, false, nil) }
         // A file whose only asked words are `enum` and `switch` cannot be relevant on sight: the first
-        // pass (`decide` without a signature: `.skip` or `.parseIrrelevant`) puts its signature off
-        // until it is known whether a round may ask about it (`signPutOffFiles`); a round parses it.
-        var putOff = false
-        if glance == .onlyTextEnumWords {
+        // pass (`decide` without a nameIndex: `.skip` or `.parseIrrelevant`) puts its name index off
+        // until it is known whether a round may ask about it (`indexDeferredFiles`); a round parses it.
+        var deferred = false
+        if wordScreen == .onlyTextEnumWords {
             switch decide(nil, bytes) {
             case .skip:
                 return skipped(nil, false, bytes)
             case .parseIrrelevant:
-                putOff = true
-            case .parse, .sign:
+                deferred = true
+            case .parse, .index:
                 break
             }
         }
-        if putOff {
-            signature = nil
+        if deferred {
+            nameIndex = nil
         } else {
-            switch SourceReader.sign(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
+            switch SourceReader.indexNames(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
             case .failure(let failure):
                 return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
             case .success(let read):
-                signature = read
+                nameIndex = read
             }
         }
-        let decision = irrelevantAtAGlance || putOff ? .parseIrrelevant : decide(signature!, bytes)
-        if decision == .skip { return skipped(kept(signature!), true, nil) }
+        let decision = irrelevantByItsWords || deferred ? .parseIrrelevant : decide(nameIndex!, bytes)
+        if decision == .skip { return skipped(kept(nameIndex!), true, nil) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -488,7 +488,7 @@ public struct ProjectScanner {
                 var parsed = started
                 analysis = try ArenaParse.withTree(of: source) { tree in
                     parsed = DispatchTime.now().uptimeNanoseconds
-                    return engine.analyze(tree: tree, file: file.displayPath, signature: signature)
+                    return engine.analyze(tree: tree, file: file.displayPath, nameIndex: nameIndex)
                 }
                 if let trace {
                     let analyzed = DispatchTime.now().uptimeNanoseconds
@@ -501,8 +501,8 @@ public struct ProjectScanner {
             }
         }
         return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil,
-                                  relevant: relevant, parsed: true, signature: irrelevantAtAGlance ? nil : signature.flatMap(kept),
-                                  lexed: signature != nil, putOff: putOff ? bytes : nil))
+                                  relevant: relevant, parsed: true, nameIndex: irrelevantByItsWords ? nil : nameIndex.flatMap(kept),
+                                  lexed: nameIndex != nil, deferred: deferred ? bytes : nil))
     }
 }
 
@@ -525,7 +525,7 @@ public final class IndexDispenser: @unchecked Sendable {
 }
 
 /// A flag any worker may raise and every worker may read.
-final class Flag: @unchecked Sendable {
+final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var raised = false
 
@@ -591,31 +591,31 @@ final class FileFeed: @unchecked Sendable {
     }
 }
 
-/// Reads a file as UTF-8 source, refusing what is not Swift text, and takes its signature on the way.
+/// Reads a file as UTF-8 source, refusing what is not Swift text, and takes its name index on the way.
 public enum SourceReader {
     public struct Failure: Error {
         public let kind: FileProblem.Kind
         public let detail: String
     }
 
-    /// The file's bytes, checked (binary, not UTF-8), and its signature.
-    public static func read(_ path: String, maximumSize: Int) -> Result<([UInt8], SourceSignature), Failure> {
-        readBytes(path, maximumSize: maximumSize).flatMap { bytes in sign(bytes, path: path, maximumSize: maximumSize).map { (bytes, $0) } }
+    /// The file's bytes, checked (binary, not UTF-8), and its name index.
+    public static func read(_ path: String, maximumSize: Int) -> Result<([UInt8], FileNameIndex), Failure> {
+        readBytes(path, maximumSize: maximumSize).flatMap { bytes in indexNames(bytes, path: path, maximumSize: maximumSize).map { (bytes, $0) } }
     }
 
-    /// The signature of `bytes`, read from `path` (its careful looks read it again when asked), or why
+    /// The name index of `bytes`, read from `path` (its closer readings read it again when asked), or why
     /// the file is not Swift text.
-    static func sign(_ bytes: [UInt8], path: String, maximumSize: Int) -> Result<SourceSignature, Failure> {
-        let signature = SourceSignature(bytes: bytes) {
+    static func indexNames(_ bytes: [UInt8], path: String, maximumSize: Int) -> Result<FileNameIndex, Failure> {
+        let nameIndex = FileNameIndex(bytes: bytes) {
             if case .success(let again) = readBytes(path, maximumSize: maximumSize) { return again } else { return nil }
         }
-        if let offset = signature.firstNULOffset, offset < 8192 {
+        if let offset = nameIndex.firstNULOffset, offset < 8192 {
             return .failure(Failure(kind: .binary, detail: "binary content (NUL bytes), not Swift source: skipped"))
         }
-        if let offset = signature.firstInvalidUTF8Offset {
+        if let offset = nameIndex.firstInvalidUTF8Offset {
             return .failure(Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped"))
         }
-        return .success(signature)
+        return .success(nameIndex)
     }
 
     /// Reads into `base` from `start` until `end` or the file's end, again after a signal: how far it

@@ -132,13 +132,13 @@ public struct TextPosition: Hashable, Comparable, Sendable, Codable, CustomStrin
 
 /// Where some words start in a source. A walk that looks only for nodes holding one of the words
 /// skips every subtree whose range holds none: walking whole trees is most of the work on a parsed file.
-public struct Landmarks: Sendable {
+public struct WordOffsets: Sendable {
     /// Sorted byte offsets.
     private let offsets: [Int]
     private let everywhere: Bool
 
-    /// Landmarks that every range holds: a walk that skips nothing (to check the skipping against).
-    public static let everywhere = Landmarks(everywhere: true)
+    /// WordOffsets that every range holds: a walk that skips nothing (to check the skipping against).
+    public static let everywhere = WordOffsets(everywhere: true)
 
     private init(everywhere: Bool) {
         offsets = []

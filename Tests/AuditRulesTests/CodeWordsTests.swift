@@ -23,7 +23,7 @@ final class CodeWordsTests: XCTestCase {
             XCTAssertFalse(found.usesInCode(name), name)
         }
         for name in ["title", "raw", "block", "view", "LoadingSheet", "label"] { XCTAssertTrue(found.usesInCode(name), name) }
-        XCTAssertTrue(found.comments.contains(NameHash.of("ThemedSpinner")))
+        XCTAssertTrue(found.comments.contains(WordHash.ofName("ThemedSpinner")))
     }
 
     func testInterpolationsAreCodeEvenInsideNestedStrings() throws {
@@ -194,13 +194,13 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(engine.isRelevantOnSight(SourceSignature(bytes: bytes), bytes: bytes), body)
+            XCTAssertFalse(engine.isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(engine.isRelevantOnSight(SourceSignature(bytes: bytes), bytes: bytes), body)
+            XCTAssertTrue(engine.isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
         }
     }
 }

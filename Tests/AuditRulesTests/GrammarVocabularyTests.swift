@@ -10,7 +10,7 @@ import XCTest
 final class GrammarVocabularyTests: XCTestCase {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The modules that read syntax trees.
-    static let engineModules = ["AuditRules", "SwiftSyntaxQueries", "AuditScan", "LoadAuditCLI"]
+    static let engineModules = ["AuditRules", "SwiftGrammar", "AuditScan", "LoadAuditCLI"]
     /// Literals in the same positions that are not the grammar's: words of the rules file's YAML
     /// (`case "true", "yes", "on"`) and callee names (`case "sleep"`).
     static let notGrammarWords: Set<String> = ["true", "yes", "on", "false", "no", "off", "sleep"]

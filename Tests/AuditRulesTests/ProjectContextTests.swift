@@ -1,6 +1,6 @@
 import AuditModel
 import AuditRules
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 import XCTest
 

@@ -116,7 +116,7 @@ final class SuppressionTests: XCTestCase {
     func testASuppressionInABlockCommentMakesTheFileWorthParsing() throws {
         let bytes = Array("import SwiftUI\n/* loadaudit:ignore themed-spinner */\nlet x = 1\n".utf8)
         let engine = RuleEngine(ruleSet: .builtIn())
-        XCTAssertTrue(engine.isRelevantOnSight(SourceSignature(bytes: bytes), bytes: bytes))
+        XCTAssertTrue(engine.isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes))
         XCTAssertEqual(try RuleHarness.findings(String(decoding: bytes, as: UTF8.self)).map(\.ruleId), ["unused-suppression"])
     }
 }

@@ -1,11 +1,11 @@
 @testable import AuditRules
 import XCTest
 
-/// Files whose only asked words are `enum` and `switch` get their signature after the first pass,
+/// Files whose only asked words are `enum` and `switch` get their name index after the first pass,
 /// when they may declare a case some clock assigns (`RotationFollower.TextEnumFilter`).
 final class TextEnumFilterTests: XCTestCase {
     /// The look that tells which put-off files may declare a case: every name the lexer would take as
-    /// a declared case (`SourceSignature.declaresCase`) is found, and a `default:` or a case matched
+    /// a declared case (`FileNameIndex.declaresCase`) is found, and a `default:` or a case matched
     /// in a switch after a `:` is not taken for one.
     func testTheLookForDeclaredCasesFindsWhatTheLexerFinds() {
         let declarations = [
@@ -21,10 +21,10 @@ final class TextEnumFilterTests: XCTestCase {
             "enum Café { case déjàVu, fetching }",
         ]
         for text in declarations {
-            let names: Set<UInt64> = [NameHash.of("fetching")]
+            let names: Set<UInt64> = [WordHash.ofName("fetching")]
             XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
-            let signature = SourceSignature(bytes: Array(text.utf8))
-            XCTAssertTrue(signature.declaresCase(hash: NameHash.of("fetching")), "the lexer: \(text)")
+            let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+            XCTAssertTrue(nameIndex.declaresCase(hash: WordHash.ofName("fetching")), "the lexer: \(text)")
         }
         let notDeclared = [
             "switch phase {\ncase .idle: start()\ndefault: fetching()\n}",
@@ -33,7 +33,7 @@ final class TextEnumFilterTests: XCTestCase {
             "enum A { case idle }\nlet prefetching = 1",
         ]
         for text in notDeclared {
-            let names: Set<UInt64> = [NameHash.of("fetching"), NameHash.of("default")]
+            let names: Set<UInt64> = [WordHash.ofName("fetching"), WordHash.ofName("default")]
             XCTAssertFalse(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
         }
     }

@@ -297,9 +297,9 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertEqual(try report(root.path), try report(root.path, prefilter: false, jobs: 1))
     }
 
-    /// A file whose only asked words are `enum` and `switch` gets its signature after the first pass,
+    /// A file whose only asked words are `enum` and `switch` gets its name index after the first pass,
     /// and only if it may declare a case some clock assigns: `Phase` (the clock sets `.fetching`) is
-    /// signed, followed and parsed; `Tab`, whose cases no clock assigns, is never lexed.
+    /// indexed, followed and parsed; `Tab`, whose cases no clock assigns, is never lexed.
     func testATextEnumIsSignedOnlyWhenAClockMayAssignOneOfItsCases() throws {
         let files = [
             "Phase.swift": textEnum("Phase", cases: ["idle", "fetching"], property: "message"),
@@ -319,7 +319,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         var scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path))
         scanner.trace = { lines.add($0) }
         let result = try scanner.scan([root.path])
-        XCTAssertTrue(lines.all.contains("2 files with only enum and switch put off at a glance, 1 signed now"), "\(lines.all)")
+        XCTAssertTrue(lines.all.contains("2 files with only enum and switch deferred by the word screen, 1 indexed now"), "\(lines.all)")
         let parsed = lines.all.filter { $0.hasPrefix("parsed") }
         XCTAssertTrue(parsed.contains { $0.hasSuffix(" bytes: Phase.swift") }, "\(parsed)")
         XCTAssertFalse(parsed.contains { $0.hasSuffix(" bytes: Tab.swift") }, "\(parsed)")
@@ -337,16 +337,16 @@ final class PrefilterAndCacheTests: XCTestCase {
         defer { for tree in trees { try? FileManager.default.removeItem(at: tree) } }
         let engine = RuleEngine(ruleSet: .builtIn())
         let parser = try Parser()
-        var checked = 0, unparsed = 0, glanced = 0
+        var checked = 0, unparsed = 0, screenedOut = 0
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
-            let signature = SourceSignature(bytes: bytes)
-            if try Self.checkGlance(engine, bytes, parser, file.path) { glanced += 1 }
-            guard signature.firstInvalidUTF8Offset == nil else { continue }
+            let nameIndex = FileNameIndex(bytes: bytes)
+            if try Self.checkGlance(engine, bytes, parser, file.path) { screenedOut += 1 }
+            guard nameIndex.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: file.lastPathComponent)
-            XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], file.path)
-            if !engine.isRelevantOnSight(signature, bytes: bytes) {
+            XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], file.path)
+            if !engine.isRelevantOnSight(nameIndex, bytes: bytes) {
                 XCTAssertEqual(Self.reportable(analysis), [], file.path)
                 unparsed += 1
             }
@@ -354,18 +354,18 @@ final class PrefilterAndCacheTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 60)
         XCTAssertGreaterThan(unparsed, 20)
-        XCTAssertGreaterThan(glanced, 5)
+        XCTAssertGreaterThan(screenedOut, 5)
     }
 
-    /// A file the engine calls irrelevant at a glance (the scanner takes no signature, no round
+    /// A file the engine calls irrelevant by the word screen (the scanner takes no name index, no round
     /// follows it) must be plain text whose parse holds nothing to report and no rotation fact: no
     /// string array, text property, timed assignment or display. Whether it was.
     static func checkGlance(_ engine: RuleEngine, _ bytes: [UInt8], _ parser: Parser, _ path: String) throws -> Bool {
-        guard engine.isIrrelevantAtAGlance(bytes) else { return false }
-        let signature = SourceSignature(bytes: bytes)
-        XCTAssertNil(signature.firstInvalidUTF8Offset, path)
-        XCTAssertNil(signature.firstNULOffset, path)
-        guard signature.firstInvalidUTF8Offset == nil else { return true }
+        guard engine.isIrrelevantByItsWords(bytes) else { return false }
+        let nameIndex = FileNameIndex(bytes: bytes)
+        XCTAssertNil(nameIndex.firstInvalidUTF8Offset, path)
+        XCTAssertNil(nameIndex.firstNULOffset, path)
+        guard nameIndex.firstInvalidUTF8Offset == nil else { return true }
         let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: path)
         XCTAssertEqual(reportable(analysis), [], path)
         let rotation = try XCTUnwrap(analysis.rotation, path)
@@ -426,11 +426,11 @@ final class PrefilterAndCacheTests: XCTestCase {
         for file in files { sources.append((file.path, [UInt8](try Data(contentsOf: file)))) }
         var candidates = 0, suppressions = 0, rotationFacts = 0
         for (name, bytes) in sources {
-            let signature = SourceSignature(bytes: bytes)
-            guard signature.firstInvalidUTF8Offset == nil else { continue }
+            let nameIndex = FileNameIndex(bytes: bytes)
+            guard nameIndex.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
-            let skipped = skipping.analyze(tree: tree, file: name, signature: signature)
-            let walked = whole.analyze(tree: tree, file: name, signature: signature)
+            let skipped = skipping.analyze(tree: tree, file: name, nameIndex: nameIndex)
+            let walked = whole.analyze(tree: tree, file: name, nameIndex: nameIndex)
             XCTAssertEqual(skipped.candidates.map(\.finding), walked.candidates.map(\.finding), name)
             XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.module }, walked.candidates.map { $0.moduleCheck?.module }, name)
             XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.fileImports }, walked.candidates.map { $0.moduleCheck?.fileImports }, name)
@@ -450,24 +450,24 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// PrefilterAndCacheTests/testSignaturesOfATreeGiven` (skipped without it).
     func testSignaturesOfATreeGiven() throws {
         guard let root = ProcessInfo.processInfo.environment["LOADAUDIT_SIGNATURE_TREE"] else {
-            throw XCTSkip("set LOADAUDIT_SIGNATURE_TREE to a folder of Swift files to check their signatures")
+            throw XCTSkip("set LOADAUDIT_SIGNATURE_TREE to a folder of Swift files to check their nameIndexes")
         }
         let engine = RuleEngine(ruleSet: .builtIn())
         let parser = try Parser()
-        var checked = 0, glanced = 0
+        var checked = 0, screenedOut = 0
         for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
             guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
             let bytes = [UInt8](data)
-            let signature = SourceSignature(bytes: bytes)
-            if try Self.checkGlance(engine, bytes, parser, path) { glanced += 1 }
-            guard signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 else { continue }
+            let nameIndex = FileNameIndex(bytes: bytes)
+            if try Self.checkGlance(engine, bytes, parser, path) { screenedOut += 1 }
+            guard nameIndex.firstInvalidUTF8Offset == nil, (nameIndex.firstNULOffset ?? .max) >= 8192 else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: path)
-            XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], path)
-            if !engine.isRelevantOnSight(signature, bytes: bytes) { XCTAssertEqual(Self.reportable(analysis), [], path) }
+            XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], path)
+            if !engine.isRelevantOnSight(nameIndex, bytes: bytes) { XCTAssertEqual(Self.reportable(analysis), [], path) }
             checked += 1
         }
-        print("checked the signatures of \(checked) files under \(root), \(glanced) of them irrelevant at a glance")
+        print("checked the nameIndexes of \(checked) files under \(root), \(screenedOut) of them irrelevant by the word screen")
     }
 
     func rotationProject(seed: UInt64) throws -> URL {
@@ -602,13 +602,13 @@ final class PrefilterAndCacheTests: XCTestCase {
     }
 
     func testTheSignatureKnowsWholeIdentifiersOnly() {
-        let signature = SourceSignature(bytes: Array("let tooltips = 1; let tip = `default`[i] // loadaudit:ignore".utf8))
+        let nameIndex = FileNameIndex(bytes: Array("let tooltips = 1; let tip = `default`[i] // loadaudit:ignore".utf8))
         for word in ["tooltips", "tip", "i", "default", "`default`", "loadaudit:", "loadaudit"] {
-            XCTAssertTrue(signature.mentions(word), word)
+            XCTAssertTrue(nameIndex.mentions(word), word)
         }
         // A Bloom filter may say yes wrongly, but these few words in a 512-bit filter do not collide.
         for word in ["tips", "tool", "tooltip", "defaults", "", ":"] {
-            XCTAssertFalse(signature.mentions(word), word)
+            XCTAssertFalse(nameIndex.mentions(word), word)
         }
     }
 
@@ -622,22 +622,22 @@ final class PrefilterAndCacheTests: XCTestCase {
                 [3]
             call(x)
             """
-        let signature = SourceSignature(bytes: Array(text.utf8))
-        for name in ["warming", "fetching", "done"] { XCTAssertTrue(signature.declaresCaseAny([name]), name) }
-        XCTAssertFalse(signature.declaresCaseAny(["idle"]), "a switch's `case .idle` declares nothing")
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        for name in ["warming", "fetching", "done"] { XCTAssertTrue(nameIndex.declaresCaseAny([name]), name) }
+        XCTAssertFalse(nameIndex.declaresCaseAny(["idle"]), "a switch's `case .idle` declares nothing")
         // A parser reads `0case` as a number and the keyword: the lexer takes the word after the digits too.
-        XCTAssertTrue(SourceSignature(bytes: Array("enum Phase {\n    0case warming\n}".utf8)).declaresCaseAny(["warming"]))
-        XCTAssertTrue(SourceSignature(bytes: Array("let x = 3tips".utf8)).mentions("tips"))
-        XCTAssertFalse(signature.declaresCaseAny(["tips"]))
-        for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(signature.subscriptsAny([name]), name) }
-        for name in ["x", "a", "phase", "call"] { XCTAssertFalse(signature.subscriptsAny([name]), name) }
+        XCTAssertTrue(FileNameIndex(bytes: Array("enum Phase {\n    0case warming\n}".utf8)).declaresCaseAny(["warming"]))
+        XCTAssertTrue(FileNameIndex(bytes: Array("let x = 3tips".utf8)).mentions("tips"))
+        XCTAssertFalse(nameIndex.declaresCaseAny(["tips"]))
+        for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(nameIndex.subscriptsAny([name]), name) }
+        for name in ["x", "a", "phase", "call"] { XCTAssertFalse(nameIndex.subscriptsAny([name]), name) }
         // Backticks around the base or the member: the parser's names have them, the pair is the same.
-        let escaped = SourceSignature(bytes: Array("Text(`phase`.message); Text(state.`default`); Text(`tips`[index])".utf8))
+        let escaped = FileNameIndex(bytes: Array("Text(`phase`.message); Text(state.`default`); Text(`tips`[index])".utf8))
         XCTAssertTrue(escaped.accesses("message", of: "phase"))
         XCTAssertTrue(escaped.accesses("default", of: "state"))
         XCTAssertTrue(escaped.subscriptsAny(["tips"]))
-        XCTAssertTrue(escaped.subscripts(NameHash.of("tips"), with: NameHash.of("index")))
-        XCTAssertFalse(SourceSignature(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
+        XCTAssertTrue(escaped.subscripts(WordHash.ofName("tips"), with: WordHash.ofName("index")))
+        XCTAssertFalse(FileNameIndex(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
     }
 
     /// The declared cases are kept exactly: a long `switch` that binds a name in each of its cases
@@ -647,20 +647,20 @@ final class PrefilterAndCacheTests: XCTestCase {
     func testDeclaredCasesAreExactEvenInALongSwitch() {
         let cases = (0..<2000).map { "    case .row\($0)(let value\($0)): return value\($0)" }.joined(separator: "\n")
         let text = "enum Phase { case warming, fetching }\nfunc pick(_ row: Row) -> Int {\n    switch row {\n\(cases)\n    }\n}\n"
-        let signature = SourceSignature(bytes: Array(text.utf8))
-        XCTAssertTrue(signature.declaresCaseAny(["warming"]))
-        XCTAssertTrue(signature.declaresCaseAny(["value1999"]), "a name bound in a case pattern counts, as the lexer reads it")
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        XCTAssertTrue(nameIndex.declaresCaseAny(["warming"]))
+        XCTAssertTrue(nameIndex.declaresCaseAny(["value1999"]), "a name bound in a case pattern counts, as the lexer reads it")
         let absent = (0..<50).map { "idle\($0)" } + ["loading", "done", "failed", "retrying", "paused"]
-        for name in absent { XCTAssertFalse(signature.declaresCaseAny([name]), name) }
-        XCTAssertFalse(signature.declaresCaseAny(["row7"]), "after a dot: a case matched, not declared")
-        XCTAssertTrue(signature.declaresCaseAny(["warming.fetching"]), "every part of a dotted word")
-        XCTAssertFalse(signature.declaresCaseAny(["warming.idle"]))
+        for name in absent { XCTAssertFalse(nameIndex.declaresCaseAny([name]), name) }
+        XCTAssertFalse(nameIndex.declaresCaseAny(["row7"]), "after a dot: a case matched, not declared")
+        XCTAssertTrue(nameIndex.declaresCaseAny(["warming.fetching"]), "every part of a dotted word")
+        XCTAssertFalse(nameIndex.declaresCaseAny(["warming.idle"]))
     }
 
     /// A comment between a name and what follows hides what follows: the name pairs with any name,
     /// and only that name does (kept exactly: a false "yes" would pair a name with everything).
     func testACommentAfterANameLeavesItsMemberOrSubscriptOpen() {
-        let commented = SourceSignature(bytes: Array("""
+        let commented = FileNameIndex(bytes: Array("""
             Text(phase // the current one
                 .message)
             Text(state./* which */ title)
@@ -671,8 +671,8 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertTrue(commented.accesses("title", of: "state"))
         XCTAssertTrue(commented.accesses("anything", of: "state"), "the comment after the dot may hide any member")
         XCTAssertTrue(commented.subscriptsAny(["tips"]))
-        XCTAssertTrue(commented.subscripts(NameHash.of("tips"), with: NameHash.of("index")))
-        let plain = SourceSignature(bytes: Array("let options = ViewState(state: .adding, mode: .full)\nText(phase.message)\n".utf8))
+        XCTAssertTrue(commented.subscripts(WordHash.ofName("tips"), with: WordHash.ofName("index")))
+        let plain = FileNameIndex(bytes: Array("let options = ViewState(state: .adding, mode: .full)\nText(phase.message)\n".utf8))
         for member in ["message", "title", "errorDescription", "name", "id", "description", "rawValue"] {
             XCTAssertFalse(plain.accesses(member, of: "state"), "`state:` is a label: nothing follows it with a dot")
         }
@@ -714,22 +714,22 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text(/* the tip */ count * tips[index])", false, true),
         ]
         for (code, shown, paired) in cases {
-            let (displays, signature) = try displays(in: code)
+            let (displays, nameIndex) = try displays(in: code)
             XCTAssertEqual(displays.filter { if case .element = $0 { return true } else { return false } }.count, shown ? 1 : 0, code)
-            XCTAssertEqual(signature.subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Text")]), paired, code)
+            XCTAssertEqual(nameIndex.subscripts(hash: WordHash.ofName("tips"), asFirstArgumentOfAny: [WordHash.ofName("Text")]), paired, code)
         }
-        // `$0` is one name to the parser, `0` to the lexer's hash (`NameHash`): the `$` is stepped over.
+        // `$0` is one name to the parser, `0` to the lexer's hash (`WordHash.ofName`): the `$` is stepped over.
         let (dollarShown, dollar) = try displays(in: "Text($0[index])")
         XCTAssertEqual(dollarShown, [.element(array: "$0", indexNames: ["index"])])
-        XCTAssertTrue(dollar.subscripts(hash: NameHash.of("$0"), asFirstArgumentOfAny: [NameHash.of("Text")]))
+        XCTAssertTrue(dollar.subscripts(hash: WordHash.ofName("$0"), asFirstArgumentOfAny: [WordHash.ofName("Text")]))
         // Where a comment, a directive or a string hides part of the chain, any call may show any array.
         for code in ["Text( // the tip\n    tips[index])", "Text(/* the tip */ tips[index])", "Text(model // which\n    .tips[index])",
                      "Text(store[\"key\"].tips[index])", "Text(model\n#if os(iOS)\n    .tips[index]\n#endif\n)"] {
-            let signature = SourceSignature(bytes: Array(code.utf8))
-            XCTAssertTrue(signature.subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Label")]), code)
+            let nameIndex = FileNameIndex(bytes: Array(code.utf8))
+            XCTAssertTrue(nameIndex.subscripts(hash: WordHash.ofName("tips"), asFirstArgumentOfAny: [WordHash.ofName("Label")]), code)
         }
-        XCTAssertFalse(SourceSignature(bytes: Array("Text(tips[index])".utf8))
-            .subscripts(hash: NameHash.of("tips"), asFirstArgumentOfAny: [NameHash.of("Label")]))
+        XCTAssertFalse(FileNameIndex(bytes: Array("Text(tips[index])".utf8))
+            .subscripts(hash: WordHash.ofName("tips"), asFirstArgumentOfAny: [WordHash.ofName("Label")]))
     }
 
     /// The same for a state's property: a display shows `phase.message` only as its whole first
@@ -750,28 +750,28 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("Text(\"Oven\").help(phase.message)", false, false),
         ]
         for (code, shown, paired) in cases {
-            let (displays, signature) = try displays(in: code)
+            let (displays, nameIndex) = try displays(in: code)
             // The parser keeps a member's backticks (`` `message` ``); the lexer's names have none.
-            let properties = displays.filter { if case .property("phase", let property) = $0 { return NameHash.of(property) == NameHash.of("message") } else { return false } }
+            let properties = displays.filter { if case .property("phase", let property) = $0 { return WordHash.ofName(property) == WordHash.ofName("message") } else { return false } }
             XCTAssertEqual(properties.count, shown ? 1 : 0, code)
-            XCTAssertEqual(signature.accesses(hash: NameHash.of("message"), of: NameHash.of("phase"), asFirstArgumentOfAny: [NameHash.of("Text")]),
+            XCTAssertEqual(nameIndex.accesses(hash: WordHash.ofName("message"), of: WordHash.ofName("phase"), asFirstArgumentOfAny: [WordHash.ofName("Text")]),
                            paired, code)
         }
         for code in ["Text(phase // the current one\n    .message)", "Text(phase./* which */ message)", "Text(oven /* c */ .phase.message)"] {
-            let signature = SourceSignature(bytes: Array(code.utf8))
-            XCTAssertTrue(signature.accesses(hash: NameHash.of("message"), of: NameHash.of("phase"), asFirstArgumentOfAny: [NameHash.of("Text")]), code)
+            let nameIndex = FileNameIndex(bytes: Array(code.utf8))
+            XCTAssertTrue(nameIndex.accesses(hash: WordHash.ofName("message"), of: WordHash.ofName("phase"), asFirstArgumentOfAny: [WordHash.ofName("Text")]), code)
         }
     }
 
-    /// What the parser shows in `code` (inside a view's body), and the signature of that file, which
+    /// What the parser shows in `code` (inside a view's body), and the name index of that file, which
     /// must deny nothing the parser finds.
-    func displays(in code: String) throws -> ([RotationFacts.Shown], SourceSignature) {
+    func displays(in code: String) throws -> ([RotationFacts.Shown], FileNameIndex) {
         let source = "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        \(code)\n    }\n}\n"
         let tree = try Parser().parse(SourceText(source))
         let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
-        let signature = SourceSignature(bytes: Array(source.utf8))
-        XCTAssertEqual(signature.denials(tree: tree, facts: facts), [], code)
-        return (facts.displays.map(\.shown), signature)
+        let nameIndex = FileNameIndex(bytes: Array(source.utf8))
+        XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: facts), [], code)
+        return (facts.displays.map(\.shown), nameIndex)
     }
 
     /// The lexer pairs a member only with the name right before its dot: the parser shows a member of
@@ -795,12 +795,12 @@ final class PrefilterAndCacheTests: XCTestCase {
         let tree = try Parser().parse(SourceText(text))
         let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
         XCTAssertEqual(facts.displays.map(\.shown), [.value("message"), .value("title"), .value("label"), .property(base: "phase", property: "caption")])
-        let signature = SourceSignature(bytes: Array(text.utf8))
-        XCTAssertTrue(signature.accesses("caption", of: "phase"))
-        XCTAssertTrue(signature.accesses("label", of: "phase"), "past the closing parenthesis")
-        XCTAssertFalse(signature.accesses("message", of: "state"))
-        XCTAssertFalse(signature.accesses("title", of: "model"))
-        XCTAssertEqual(signature.denials(tree: tree, facts: facts), [])
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        XCTAssertTrue(nameIndex.accesses("caption", of: "phase"))
+        XCTAssertTrue(nameIndex.accesses("label", of: "phase"), "past the closing parenthesis")
+        XCTAssertFalse(nameIndex.accesses("message", of: "state"))
+        XCTAssertFalse(nameIndex.accesses("title", of: "model"))
+        XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: facts), [])
     }
 
     func testTheSignatureFindsEveryStringArrayAndMostNonArrays() {
@@ -819,7 +819,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "let tips = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\", \"Three\"]",
         ]
         for text in arrays {
-            XCTAssertTrue(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+            XCTAssertTrue(FileNameIndex(bytes: Array(text.utf8)).mayDeclareStringArray, text)
         }
         let others = [
             "let headers = [\"Accept\": \"json\"]", "let value = dictionary[\"key\"]", "let one = [\"Only\"]",
@@ -829,21 +829,21 @@ final class PrefilterAndCacheTests: XCTestCase {
             "request.keys = [#keyPath(Entity.uuid), #keyPath(Entity.url)]",
         ]
         for text in others {
-            XCTAssertFalse(SourceSignature(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+            XCTAssertFalse(FileNameIndex(bytes: Array(text.utf8)).mayDeclareStringArray, text)
         }
     }
 
     func testTheSignatureBindsAStringArrayToTheNameBeforeItsEqualsSign() {
-        let tips = NameHash.of("tips")
+        let tips = WordHash.ofName("tips")
         let bound = [
             "let tips = [\"One\", \"Two\"]", "static let tips: [String] =\n    [\"One\", \"Two\"]",
             "var other = 1\nlet tips: [String] = [\n    \"One\",\n    \"Two\",\n]",
         ]
         for text in bound {
-            XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, [tips], text)
+            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, [tips], text)
         }
         // A keyword that may sit in a comment keeps the binding before it; a slash elsewhere does not.
-        let old = NameHash.of("old"), url = NameHash.of("url")
+        let old = WordHash.ofName("old"), url = WordHash.ofName("url")
         let chains: [(String, Set<UInt64>)] = [
             ("let url = URL(string: \"https://example.com\")\nlet tips = [\"One\", \"Two\"]", [tips]),
             ("let tips /* let old */ = [\"One\", \"Two\"]", [old, tips]),
@@ -852,38 +852,38 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("let url = 1; let tips = 2 // let old = [\"One\", \"Two\"]", [old, tips]),
         ]
         for (text, expected) in chains {
-            XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, expected, text)
+            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, expected, text)
         }
         _ = url
-        // Where the lexer loses track, the careful look at the code (comments and strings set apart) binds.
+        // Where the lexer loses track, the closer reading at the code (comments and strings set apart) binds.
         let careful: [(String, Set<UInt64>, Bool)] = [
             ("let tips: [String]\n    = [\"One\", \"Two\"]", [tips], true),
             ("let tips = // the tips\n    [\"One\", \"Two\"]", [tips], true),
             ("let tips = /* the tips */ [\"One\", \"Two\"]", [tips], true),
             ("let\n    tips =\n    [\"One\", \"Two\"]", [tips], true),
-            ("let first = 1,\n    tips = [\"One\", \"Two\"]", [NameHash.of("first"), tips], true),
+            ("let first = 1,\n    tips = [\"One\", \"Two\"]", [WordHash.ofName("first"), tips], true),
             ("let\n    tips: Set<String>\n    = [\"One\", \"Two\"]", [tips], true),
             ("let count = 1\ntips = [\"One\", \"Two\"]", [], false),
             ("func show(tips: [String] = [\"One\", \"Two\"]) {}", [], false),
             ("let tips: [String]\n    = [\"Say \\(greeting(\"a\", \"b\"))\", \"One\"]\n    + []", [tips], true),
         ]
         for (text, names, found) in careful {
-            let signature = SourceSignature(bytes: Array(text.utf8))
-            XCTAssertEqual(signature.boundArrayNames.hashes, names, text)
-            XCTAssertEqual(signature.mayDeclareStringArray, found, text)
+            let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+            XCTAssertEqual(nameIndex.boundArrayNames.hashes, names, text)
+            XCTAssertEqual(nameIndex.mayDeclareStringArray, found, text)
         }
         // A directive where the value or an element could be: the names stay unknown.
         for text in ["let tips =\n#if DEBUG\n    [\"One\", \"Two\"]\n#else\n    []\n#endif",
                      "let tips: [String]\n    = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\"]"] {
-            XCTAssertNil(SourceSignature(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
+            XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
         }
         // Broken code the parser reads as a declaration of the last name of a dotted pattern.
-        let dotted = SourceSignature(bytes: Array("struct S {\n    private let m.essages = [\"One\", \"Two\"]\n}".utf8))
-        XCTAssertTrue(dotted.boundArrayNames.mayIntersect([NameHash.of("essages")]))
-        XCTAssertEqual(SourceSignature(bytes: Array("let tips: Swift.Array<String> = [\"One\", \"Two\"]".utf8)).boundArrayNames.hashes, [tips])
+        let dotted = FileNameIndex(bytes: Array("struct S {\n    private let m.essages = [\"One\", \"Two\"]\n}".utf8))
+        XCTAssertTrue(dotted.boundArrayNames.mayIntersect([WordHash.ofName("essages")]))
+        XCTAssertEqual(FileNameIndex(bytes: Array("let tips: Swift.Array<String> = [\"One\", \"Two\"]".utf8)).boundArrayNames.hashes, [tips])
         // An array that is no declaration's value neither binds a name nor makes the names unknown.
         let notBound = "let tips = 3\nshow([\"One\", \"Two\"])\nreturn [\"Three\", \"Four\"]"
-        XCTAssertEqual(SourceSignature(bytes: Array(notBound.utf8)).boundArrayNames.hashes, [])
+        XCTAssertEqual(FileNameIndex(bytes: Array(notBound.utf8)).boundArrayNames.hashes, [])
     }
 
     func testTheSignatureFindsNULAndInvalidUTF8LikeSwiftsDecoder() {
@@ -892,11 +892,11 @@ final class PrefilterAndCacheTests: XCTestCase {
             [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x62, 0x63, 0xE2, 0x82], [0xFF], [0x61, 0x00, 0x62], [0xC3, 0xA9, 0x80],
         ]
         for bytes in samples {
-            let signature = SourceSignature(bytes: bytes)
+            let nameIndex = FileNameIndex(bytes: bytes)
             let swiftValid = String(validating: bytes, as: UTF8.self) != nil
-            XCTAssertEqual(signature.firstInvalidUTF8Offset == nil, swiftValid, "\(bytes)")
-            XCTAssertEqual(signature.firstNULOffset, bytes.firstIndex(of: 0), "\(bytes)")
+            XCTAssertEqual(nameIndex.firstInvalidUTF8Offset == nil, swiftValid, "\(bytes)")
+            XCTAssertEqual(nameIndex.firstNULOffset, bytes.firstIndex(of: 0), "\(bytes)")
         }
-        XCTAssertEqual(SourceSignature(bytes: [0x61, 0x62, 0xE2, 0x28, 0xA1]).firstInvalidUTF8Offset, 2)
+        XCTAssertEqual(FileNameIndex(bytes: [0x61, 0x62, 0xE2, 0x28, 0xA1]).firstInvalidUTF8Offset, 2)
     }
 }

@@ -4,7 +4,7 @@ import AuditModel
 import AuditRules
 import AuditScan
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 import LoadAuditTestSupport
 import XCTest

@@ -3,7 +3,7 @@ import AuditModel
 import AuditRules
 import AuditScan
 import Foundation
-import SwiftSyntaxQueries
+import SwiftGrammar
 import TreeSitter
 import LoadAuditTestSupport
 import XCTest
@@ -217,11 +217,11 @@ final class MutationTests: XCTestCase {
                 continue
             }
             // The prefilter's lexer must never deny a name or a rotation fact the parser finds.
-            let signature = SourceSignature(bytes: mutant.bytes)
-            if signature.firstInvalidUTF8Offset == nil, (signature.firstNULOffset ?? .max) >= 8192 {
+            let nameIndex = FileNameIndex(bytes: mutant.bytes)
+            if nameIndex.firstInvalidUTF8Offset == nil, (nameIndex.firstNULOffset ?? .max) >= 8192 {
                 let tree = try Parser().parse(SourceText(bytes: mutant.bytes))
                 let analysis = engine.analyze(tree: tree, file: "Mutant.swift")
-                XCTAssertEqual(signature.denials(tree: tree, facts: analysis.rotation), [], "\(mutant.label): the signature denies what the parser finds")
+                XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], "\(mutant.label): the nameIndex denies what the parser finds")
             }
             try Data(mutant.bytes).write(to: file)
             let run = try fixer(mutant).planAndWrite([folder.path])

@@ -137,28 +137,28 @@ final class SourceTextLineTests: XCTestCase {
 final class LandmarksTests: XCTestCase {
     func testARangeHoldsALandmarkOnlyWhereAWordStartsInsideIt() {
         let source = SourceText("let a = Text(tip)\nlet b = 1\nTimer.sleep()")
-        let landmarks = Landmarks(source, words: [Array("Text".utf8), Array("sleep".utf8)])
+        let wordOffsets = WordOffsets(source, words: [Array("Text".utf8), Array("sleep".utf8)])
         let text = 8, sleep = source.bytes.count - 7
-        XCTAssertTrue(landmarks.anyStart(in: 0..<source.bytes.count))
-        XCTAssertTrue(landmarks.anyStart(in: text..<text + 1), "the word's first byte is inside")
-        XCTAssertFalse(landmarks.anyStart(in: text + 1..<sleep), "a range that cuts off the word's start holds none")
-        XCTAssertFalse(landmarks.anyStart(in: 0..<text), "the upper bound is excluded")
-        XCTAssertTrue(landmarks.anyStart(in: sleep..<sleep + 5))
-        XCTAssertFalse(landmarks.anyStart(in: sleep + 5..<source.bytes.count))
-        XCTAssertFalse(landmarks.anyStart(in: text..<text), "an empty range holds nothing")
+        XCTAssertTrue(wordOffsets.anyStart(in: 0..<source.bytes.count))
+        XCTAssertTrue(wordOffsets.anyStart(in: text..<text + 1), "the word's first byte is inside")
+        XCTAssertFalse(wordOffsets.anyStart(in: text + 1..<sleep), "a range that cuts off the word's start holds none")
+        XCTAssertFalse(wordOffsets.anyStart(in: 0..<text), "the upper bound is excluded")
+        XCTAssertTrue(wordOffsets.anyStart(in: sleep..<sleep + 5))
+        XCTAssertFalse(wordOffsets.anyStart(in: sleep + 5..<source.bytes.count))
+        XCTAssertFalse(wordOffsets.anyStart(in: text..<text), "an empty range holds nothing")
     }
 
     func testOverlappingAndRepeatedOccurrencesAllCount() {
         let source = SourceText("aaaa")
-        let landmarks = Landmarks(source, words: [Array("aa".utf8), Array("aa".utf8)])
-        for start in 0..<3 { XCTAssertTrue(landmarks.anyStart(in: start..<start + 1), "offset \(start)") }
-        XCTAssertFalse(landmarks.anyStart(in: 3..<4), "too short for the word")
+        let wordOffsets = WordOffsets(source, words: [Array("aa".utf8), Array("aa".utf8)])
+        for start in 0..<3 { XCTAssertTrue(wordOffsets.anyStart(in: start..<start + 1), "offset \(start)") }
+        XCTAssertFalse(wordOffsets.anyStart(in: 3..<4), "too short for the word")
     }
 
     func testNoWordsOrNoOccurrencesMarkNothing() {
         let source = SourceText("struct Screen {}")
-        XCTAssertFalse(Landmarks(source, words: []).anyStart(in: 0..<source.bytes.count))
-        XCTAssertFalse(Landmarks(source, words: [Array("ProgressView".utf8)]).anyStart(in: 0..<source.bytes.count))
+        XCTAssertFalse(WordOffsets(source, words: []).anyStart(in: 0..<source.bytes.count))
+        XCTAssertFalse(WordOffsets(source, words: [Array("ProgressView".utf8)]).anyStart(in: 0..<source.bytes.count))
         XCTAssertTrue(SourceText("x").contains([]), "the empty word is in every text")
     }
 }

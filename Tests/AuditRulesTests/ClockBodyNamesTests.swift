@@ -2,29 +2,29 @@
 import Foundation
 import XCTest
 
-/// `ClockReach` lets the prefilter skip a clock file: it must hold every name of every assignment a
-/// clock runs (the parser's view is checked against it by `SourceSignature.denials` everywhere); these
+/// `ClockBodyNames` lets the prefilter skip a clock file: it must hold every name of every assignment a
+/// clock runs (the parser's view is checked against it by `FileNameIndex.factsMissed` everywhere); these
 /// tests pin down how wide it reaches.
-final class ClockReachTests: XCTestCase {
-    private func reach(_ text: String) throws -> ClockReach { try XCTUnwrap(ClockReach(bytes: Array(text.utf8)), text) }
-    private func has(_ reach: ClockReach, _ name: String) -> Bool { reach.names.contains(NameHash.of(name)) }
+final class ClockBodyNamesTests: XCTestCase {
+    private func reach(_ text: String) throws -> ClockBodyNames { try XCTUnwrap(ClockBodyNames(bytes: Array(text.utf8)), text) }
+    private func has(_ reach: ClockBodyNames, _ name: String) -> Bool { reach.names.contains(WordHash.ofName(name)) }
 
     /// The scanner takes a clock file's look with the bytes it read, so that the round that asks need
     /// not read the file again; a look taken from other bytes (the file changed size) is not taken.
     func testTheClockLookCanBeTakenFromTheBytesAsRead() throws {
         let text = Array("func tick() { DispatchQueue.main.asyncAfter(deadline: .now() + 2) { self.index += 1 } }\n".utf8)
-        let expected = try XCTUnwrap(ClockReach(bytes: text))
-        let unreadable = SourceSignature(bytes: text, reread: { nil })
-        XCTAssertNil(unreadable.clockReach, "a look that cannot read the file again says: anything")
-        let taken = SourceSignature(bytes: text, reread: { nil })
-        taken.takeClockReach(from: text)
-        XCTAssertEqual(taken.clockReach, expected)
-        let other = SourceSignature(bytes: text, reread: { nil })
-        other.takeClockReach(from: text + Array(" ".utf8))
-        XCTAssertNil(other.clockReach)
-        let noClock = SourceSignature(bytes: Array("let a = 1\n".utf8), reread: { nil })
-        noClock.takeClockReach(from: Array("let a = 1\n".utf8))
-        XCTAssertNil(noClock.clockReach)
+        let expected = try XCTUnwrap(ClockBodyNames(bytes: text))
+        let unreadable = FileNameIndex(bytes: text, reread: { nil })
+        XCTAssertNil(unreadable.clockBodyNames, "a look that cannot read the file again says: anything")
+        let taken = FileNameIndex(bytes: text, reread: { nil })
+        taken.takeClockBodyNames(from: text)
+        XCTAssertEqual(taken.clockBodyNames, expected)
+        let other = FileNameIndex(bytes: text, reread: { nil })
+        other.takeClockBodyNames(from: text + Array(" ".utf8))
+        XCTAssertNil(other.clockBodyNames)
+        let noClock = FileNameIndex(bytes: Array("let a = 1\n".utf8), reread: { nil })
+        noClock.takeClockBodyNames(from: Array("let a = 1\n".utf8))
+        XCTAssertNil(noClock.clockBodyNames)
     }
 
     func testAsyncAfterReachesItsArgumentsAndTrailingClosuresOnly() throws {
@@ -150,10 +150,10 @@ final class ClockReachTests: XCTestCase {
             """
         let found = try reach(text)
         for name in ["tips", "index", "uppercased", "fallback", "first", "second", "candidates", "isEmpty", "String", "true"] {
-            XCTAssertTrue(found.assignedFrom.contains(NameHash.of(name)), name)
+            XCTAssertTrue(found.assignedFrom.contains(WordHash.ofName(name)), name)
         }
         for name in ["line", "count", "unrelated", "third", "done", "finish", "fourth", "deadline"] {
-            XCTAssertFalse(found.assignedFrom.contains(NameHash.of(name)), name)
+            XCTAssertFalse(found.assignedFrom.contains(WordHash.ofName(name)), name)
         }
     }
 
@@ -171,11 +171,11 @@ final class ClockReachTests: XCTestCase {
             }
             """
         let found = try reach(text)
-        let expected: [ClockReach.CaseAssignment] = [
-            .init(state: NameHash.of("phase"), caseName: NameHash.of("fetching")),
-            .init(state: NameHash.of("mode"), caseName: NameHash.of("compact")),
-            .init(state: nil, caseName: NameHash.of("other")),
-            .init(state: NameHash.of("label"), caseName: NameHash.of("done")),
+        let expected: [ClockBodyNames.CaseAssignment] = [
+            .init(state: WordHash.ofName("phase"), caseName: WordHash.ofName("fetching")),
+            .init(state: WordHash.ofName("mode"), caseName: WordHash.ofName("compact")),
+            .init(state: nil, caseName: WordHash.ofName("other")),
+            .init(state: WordHash.ofName("label"), caseName: WordHash.ofName("done")),
         ]
         XCTAssertEqual(found.caseAssignments, expected, "`Limits.maximum(3)` is a call, no case")
     }
@@ -196,7 +196,7 @@ final class ClockReachTests: XCTestCase {
                 counter = 0
             }
             """
-        XCTAssertEqual(try reach(text).assignedTargets, Set(["index", "step", "label"].map(NameHash.of)))
+        XCTAssertEqual(try reach(text).assignedTargets, Set(["index", "step", "label"].map(WordHash.ofName)))
         let subscripted = try reach("DispatchQueue.main.asyncAfter(deadline: .now() + 1) {\n    items[0] = tip\n    index = 1\n}\n")
         XCTAssertNil(subscripted.assignedTargets, "`items[0] =` may assign anything")
         XCTAssertNil(try reach("Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in (index) += 1 }").assignedTargets)
@@ -219,12 +219,12 @@ final class ClockReachTests: XCTestCase {
             """
         let found = try reach(text)
         XCTAssertEqual(found.caseAssignments, [
-            .init(state: NameHash.of("step"), caseName: NameHash.of("next")),
-            .init(state: NameHash.of("phase"), caseName: NameHash.of("done")),
-            .init(state: NameHash.of("banner"), caseName: NameHash.of("shown")),
+            .init(state: WordHash.ofName("step"), caseName: WordHash.ofName("next")),
+            .init(state: WordHash.ofName("phase"), caseName: WordHash.ofName("done")),
+            .init(state: WordHash.ofName("banner"), caseName: WordHash.ofName("shown")),
         ])
         let last = try reach("try? await Task.sleep(for: .seconds(1))\nphase = .done")
-        XCTAssertEqual(last.caseAssignments, [.init(state: NameHash.of("phase"), caseName: NameHash.of("done"))], "a case as the file's last word")
+        XCTAssertEqual(last.caseAssignments, [.init(state: WordHash.ofName("phase"), caseName: WordHash.ofName("done"))], "a case as the file's last word")
     }
 
     func testTextPropertyNamesAreTheComputedPropertiesThatSwitchToStrings() throws {
@@ -244,7 +244,7 @@ final class ClockReachTests: XCTestCase {
             }
             """#
         let names = try XCTUnwrap(TextPropertyNames(bytes: Array(text.utf8)))
-        XCTAssertEqual(names.names, [NameHash.of("message"), NameHash.of("caption")])
+        XCTAssertEqual(names.names, [WordHash.ofName("message"), WordHash.ofName("caption")])
         XCTAssertNil(TextPropertyNames(bytes: Array("enum E { var message: String { switch self {".utf8)))
     }
 
@@ -257,17 +257,17 @@ final class ClockReachTests: XCTestCase {
             func note() { lock.withLock { count += 1 } }
         }
         let reads = Reads()
-        let signature = SourceSignature(bytes: Array(text.utf8)) {
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8)) {
             reads.note()
             return Array(text.utf8)
         }
         XCTAssertEqual(reads.value, 0, "read again before a round asked")
-        XCTAssertEqual(signature.textPropertyNames?.names, [NameHash.of("message")])
-        XCTAssertEqual(signature.textPropertyNames?.names, [NameHash.of("message")])
+        XCTAssertEqual(nameIndex.textPropertyNames?.names, [WordHash.ofName("message")])
+        XCTAssertEqual(nameIndex.textPropertyNames?.names, [WordHash.ofName("message")])
         XCTAssertEqual(reads.value, 1, "read again once")
-        XCTAssertNil(SourceSignature(bytes: Array(text.utf8)) { Array((text + "\n").utf8) }.textPropertyNames, "a changed file may declare any")
-        XCTAssertNil(SourceSignature(bytes: Array(text.utf8)) { nil }.textPropertyNames, "an unreadable file may declare any")
-        XCTAssertEqual(SourceSignature(bytes: Array(text.utf8)).textPropertyNames?.names, [NameHash.of("message")])
+        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)) { Array((text + "\n").utf8) }.textPropertyNames, "a changed file may declare any")
+        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)) { nil }.textPropertyNames, "an unreadable file may declare any")
+        XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).textPropertyNames?.names, [WordHash.ofName("message")])
     }
 
     func testComparisonsAreNotAssignments() throws {
@@ -296,27 +296,27 @@ final class ClockReachTests: XCTestCase {
             }
             """
         let found = try reach(text)
-        let expected: [ClockReach.CaseAssignment] = [
+        let expected: [ClockBodyNames.CaseAssignment] = [
             // `phase = .loading(first)` is a call: no case.
-            .init(state: NameHash.of("phase"), caseName: NameHash.of("failed")),
-            .init(state: NameHash.of("mode"), caseName: NameHash.of("retrying")),
-            .init(state: NameHash.of("step"), caseName: NameHash.of("next")),
-            .init(state: NameHash.of("Phase"), caseName: NameHash.of("waiting")),  // The line break ends the declaration: counted.
-            .init(state: NameHash.of("var"), caseName: NameHash.of("later")),
-            .init(state: NameHash.of("label"), caseName: NameHash.of("shown")),
-            .init(state: NameHash.of("stage"), caseName: NameHash.of("finished")),
+            .init(state: WordHash.ofName("phase"), caseName: WordHash.ofName("failed")),
+            .init(state: WordHash.ofName("mode"), caseName: WordHash.ofName("retrying")),
+            .init(state: WordHash.ofName("step"), caseName: WordHash.ofName("next")),
+            .init(state: WordHash.ofName("Phase"), caseName: WordHash.ofName("waiting")),  // The line break ends the declaration: counted.
+            .init(state: WordHash.ofName("var"), caseName: WordHash.ofName("later")),
+            .init(state: WordHash.ofName("label"), caseName: WordHash.ofName("shown")),
+            .init(state: WordHash.ofName("stage"), caseName: WordHash.ofName("finished")),
         ]
-        XCTAssertEqual(found.caseAssignments.filter { $0.state != NameHash.of("error") }, expected)
+        XCTAssertEqual(found.caseAssignments.filter { $0.state != WordHash.ofName("error") }, expected)
         // After a declaration's `=`, the next declarator's `=` counts: more to parse, never less.
-        XCTAssertTrue(found.caseAssignments.contains(.init(state: NameHash.of("error"), caseName: NameHash.of("timeout"))))
-        for name in ["NSWorkspace", "Links", "Note"] { XCTAssertFalse(found.assignedFrom.contains(NameHash.of(name)), name) }
-        XCTAssertTrue(found.assignedFrom.contains(NameHash.of("finished")), "the assignment inside a declaration's value")
+        XCTAssertTrue(found.caseAssignments.contains(.init(state: WordHash.ofName("error"), caseName: WordHash.ofName("timeout"))))
+        for name in ["NSWorkspace", "Links", "Note"] { XCTAssertFalse(found.assignedFrom.contains(WordHash.ofName(name)), name) }
+        XCTAssertTrue(found.assignedFrom.contains(WordHash.ofName("finished")), "the assignment inside a declaration's value")
         XCTAssertFalse(try reach("DispatchQueue.main.asyncAfter(deadline: t) { let step = Step.next; var count = 0 }").assigns)
     }
 
     func testItGivesUpOnBracketsThatDoNotMatch() {
-        XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8)))
-        XCTAssertNil(ClockReach(bytes: Array("func f() { asyncAfter(x] }".utf8)))
-        XCTAssertNil(ClockReach(bytes: Array("let r = /a/ ; asyncAfter(x) { a = /b/ }".utf8)))
+        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8)))
+        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x] }".utf8)))
+        XCTAssertNil(ClockBodyNames(bytes: Array("let r = /a/ ; asyncAfter(x) { a = /b/ }".utf8)))
     }
 }

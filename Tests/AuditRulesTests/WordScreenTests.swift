@@ -2,14 +2,14 @@
 import LoadAuditTestSupport
 import XCTest
 
-/// `RuleEngine.isIrrelevantAtAGlance` lets the scanner skip the lexer: it may say "irrelevant" only
-/// where the signature would say neither "relevant on sight" nor "may be followed", and only for valid
-/// UTF-8 with no NUL byte (the signature reports the others).
-final class GlanceTests: XCTestCase {
+/// `RuleEngine.isIrrelevantByItsWords` lets the scanner skip the lexer: it may say "irrelevant" only
+/// where the name index would say neither "relevant on sight" nor "may be followed", and only for valid
+/// UTF-8 with no NUL byte (the name index reports the others).
+final class WordScreenTests: XCTestCase {
     private let engine = RuleEngine(ruleSet: .builtIn())
 
-    private func glance(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
-        (engine ?? self.engine).isIrrelevantAtAGlance(Array(text.utf8))
+    private func wordScreen(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
+        (engine ?? self.engine).isIrrelevantByItsWords(Array(text.utf8))
     }
 
     func testFilesWithoutAnyAskedWordAreIrrelevant() {
@@ -28,7 +28,7 @@ final class GlanceTests: XCTestCase {
             // Arrays that are not arrays of two strings.
             "let sizes = [1, 2]\nlet one = [\"only\"]\nlet pairs = [\"a\": 1]\nlet x = a[0]\n",
         ]
-        for text in irrelevant { XCTAssertTrue(glance(text), text) }
+        for text in irrelevant { XCTAssertTrue(wordScreen(text), text) }
     }
 
     func testAnyAskedWordAnywhereMakesAFileWorthALook() {
@@ -52,7 +52,7 @@ final class GlanceTests: XCTestCase {
             "// loadaudit:ignore-file loading-dots\n",
             "@_exported import DesignSystem\n",
         ]
-        for text in relevant { XCTAssertFalse(glance(text), text) }
+        for text in relevant { XCTAssertFalse(wordScreen(text), text) }
     }
 
     /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
@@ -62,15 +62,15 @@ final class GlanceTests: XCTestCase {
             for offset in 0..<6 {
                 let before = String(repeating: " ", count: offset)
                 for after in ["", "(", "\n", " ", "`"] {
-                    XCTAssertFalse(glance(before + word + after), "\(offset) \(word)\(after)")
-                    XCTAssertFalse(glance("// ." + before + word + after), "comment, \(offset) \(word)\(after)")
+                    XCTAssertFalse(wordScreen(before + word + after), "\(offset) \(word)\(after)")
+                    XCTAssertFalse(wordScreen("// ." + before + word + after), "comment, \(offset) \(word)\(after)")
                 }
-                XCTAssertTrue(glance(before + word + "s"), "\(offset) \(word)s")
-                XCTAssertTrue(glance(before + "_" + word), "\(offset) _\(word)")
+                XCTAssertTrue(wordScreen(before + word + "s"), "\(offset) \(word)s")
+                XCTAssertTrue(wordScreen(before + "_" + word), "\(offset) _\(word)")
             }
         }
-        XCTAssertFalse(glance("enum E {}\nswitch"))
-        XCTAssertFalse(glance(" switch\nenum"))
+        XCTAssertFalse(wordScreen("enum E {}\nswitch"))
+        XCTAssertFalse(wordScreen(" switch\nenum"))
     }
 
     /// The look takes sixteen bytes at a time: a word must be seen, and a look-alike passed over,
@@ -81,23 +81,23 @@ final class GlanceTests: XCTestCase {
                 for (before, isBoundary) in [(" ", true), ("(", true), ("0", true), ("a", false), ("_", false), ("é", false), ("Z", false)] {
                     let lead = String(repeating: "=", count: offset) + before
                     let text = lead + word + "()\n" + String(repeating: "-", count: 20)
-                    XCTAssertEqual(glance(text), !isBoundary, "\(offset) \(before)\(word)")
+                    XCTAssertEqual(wordScreen(text), !isBoundary, "\(offset) \(before)\(word)")
                     // The same with the file ending right after the word, and in a longer file.
-                    XCTAssertEqual(glance(lead + word), !isBoundary, "\(offset) \(before)\(word) at the end")
-                    XCTAssertEqual(glance(String(repeating: "let x = 1\n", count: 5) + text), !isBoundary, "long, \(offset) \(before)\(word)")
+                    XCTAssertEqual(wordScreen(lead + word), !isBoundary, "\(offset) \(before)\(word) at the end")
+                    XCTAssertEqual(wordScreen(String(repeating: "let x = 1\n", count: 5) + text), !isBoundary, "long, \(offset) \(before)\(word)")
                 }
-                XCTAssertTrue(glance(String(repeating: " ", count: offset) + word + "s" + String(repeating: " ", count: 20)), "\(offset) \(word)s")
+                XCTAssertTrue(wordScreen(String(repeating: " ", count: offset) + word + "s" + String(repeating: " ", count: 20)), "\(offset) \(word)s")
             }
         }
     }
 
     func testBytesThatAreNotPlainTextAreLeftToTheSignature() {
-        XCTAssertFalse(engine.isIrrelevantAtAGlance([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
-        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
+        XCTAssertFalse(engine.isIrrelevantByItsWords([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
+        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
         // Invalid sequences past the eight-byte fast path, and a truncated one at the end.
-        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let longerName = 1 //".utf8) + [0xC3]))
-        XCTAssertFalse(engine.isIrrelevantAtAGlance(Array("let longerName = 1 // ".utf8) + [0xED, 0xA0, 0x80]))
-        XCTAssertTrue(engine.isIrrelevantAtAGlance(Array("let longerName = 1 // ".utf8) + [0xED, 0x9F, 0xBF]))
+        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let longerName = 1 //".utf8) + [0xC3]))
+        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0xA0, 0x80]))
+        XCTAssertTrue(engine.isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0x9F, 0xBF]))
     }
 
     func testTheWordsComeFromTheRules() throws {
@@ -109,11 +109,11 @@ final class GlanceTests: XCTestCase {
                 message: Use Badge.
             """, file: "team.yml")
         let engine = RuleEngine(ruleSet: custom)
-        XCTAssertFalse(glance("let b = OldBadge()\n", engine))
+        XCTAssertFalse(wordScreen("let b = OldBadge()\n", engine))
         // No rotating-text rule: displays, clocks and string arrays do not matter.
-        XCTAssertTrue(glance("Text(tips[i])\nlet tips = [\"a\", \"b\"]\nTimer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }\n", engine))
-        XCTAssertTrue(glance("ProgressView()\n", engine))
-        // A name of one letter: no glance, every file gets its signature.
+        XCTAssertTrue(wordScreen("Text(tips[i])\nlet tips = [\"a\", \"b\"]\nTimer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in }\n", engine))
+        XCTAssertTrue(wordScreen("ProgressView()\n", engine))
+        // A name of one letter: no word screen, every file gets its name index.
         let single = try RuleSetLoader.load(text: """
             version: 1
             rules:
@@ -121,7 +121,7 @@ final class GlanceTests: XCTestCase {
                 component: X
                 message: Gone.
             """, file: "team.yml")
-        XCTAssertFalse(glance("struct User {}\n", RuleEngine(ruleSet: single)))
+        XCTAssertFalse(wordScreen("struct User {}\n", RuleEngine(ruleSet: single)))
     }
 
     /// The nibble tables (`WordSieve.fingerprints`) only pass over word starts that cannot begin a
@@ -191,19 +191,19 @@ final class GlanceTests: XCTestCase {
         for offset in 0..<6 {
             let before = String(repeating: " ", count: offset)
             for after in ["", "(", "\n", "`"] {
-                XCTAssertFalse(glance(before + "HUD" + after, short), "\(offset) HUD\(after)")
-                XCTAssertFalse(glance(before + "UX" + after, short), "\(offset) UX\(after)")
+                XCTAssertFalse(wordScreen(before + "HUD" + after, short), "\(offset) HUD\(after)")
+                XCTAssertFalse(wordScreen(before + "UX" + after, short), "\(offset) UX\(after)")
             }
-            XCTAssertTrue(glance(before + "ProgressHUD()", short), "\(offset) ProgressHUD")
-            XCTAssertTrue(glance(before + "HUDs", short), "\(offset) HUDs")
-            XCTAssertTrue(glance(before + "UXKit.Dots", short), "\(offset) UXKit")
+            XCTAssertTrue(wordScreen(before + "ProgressHUD()", short), "\(offset) ProgressHUD")
+            XCTAssertTrue(wordScreen(before + "HUDs", short), "\(offset) HUDs")
+            XCTAssertTrue(wordScreen(before + "UXKit.Dots", short), "\(offset) UXKit")
         }
         let names = (0..<80).map { "LegacyWidget\($0)" }
         let many = RuleEngine(ruleSet: try RuleSetLoader.load(text: "version: 1\nrules:\n" + names.map {
             "  - id: \($0.lowercased())\n    component: \($0)\n    message: Gone.\n"
         }.joined(), file: "team.yml"))
-        XCTAssertTrue(glance("struct User {}\n", many))
-        for name in [names[0], names[63], names[64], names[79]] { XCTAssertFalse(glance("let w = \(name)()\n", many), name) }
-        XCTAssertTrue(glance("let w = LegacyWidget80()\n", many))
+        XCTAssertTrue(wordScreen("struct User {}\n", many))
+        for name in [names[0], names[63], names[64], names[79]] { XCTAssertFalse(wordScreen("let w = \(name)()\n", many), name) }
+        XCTAssertTrue(wordScreen("let w = LegacyWidget80()\n", many))
     }
 }

@@ -10,8 +10,8 @@ import Foundation
 /// Identifiers are taken from everything, comments and strings included, and every doubt resolves to
 /// "yes": each filter is a superset of what the parser would find, never a subset.
 ///
-/// A class: the rounds hand every file's signature around many times, and a copy is then one reference.
-public final class SourceSignature: Sendable {
+/// A class: the rounds hand every file's name index around many times, and a copy is then one reference.
+public final class FileNameIndex: Sendable {
     /// The first NUL byte, if any (a file with one early on is binary, not Swift).
     public let firstNULOffset: Int?
     /// The first byte that does not start a valid UTF-8 sequence, if any.
@@ -28,7 +28,7 @@ public final class SourceSignature: Sendable {
     /// those after a dot: the cases an enum declares (`case idle, loading(Int) = …`), not those a
     /// switch matches (`case .idle:`). Exact (hashes, sorted, each once), not a Bloom filter: a round
     /// asks every enum file about each case a clock assigns, and a small filter's false "yes" then
-    /// sent a file with a long `switch` to a careful look or a parse for nothing.
+    /// sent a file with a long `switch` to a closer reading or a parse for nothing.
     private let caseNames: [UInt64]
     /// Pairs of names: a subscripted name with each name inside its brackets, a name with the name
     /// after a dot that follows it.
@@ -45,21 +45,21 @@ public final class SourceSignature: Sendable {
     /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
-    /// Taken when a round first asks, or by `takeClockReach`: many clock files are parsed on sight.
-    public var clockReach: ClockReach? { deferredClockReach?.value }
+    /// Taken when a round first asks, or by `takeClockBodyNames`: many clock files are parsed on sight.
+    public var clockBodyNames: ClockBodyNames? { clockBodyNamesOnDemand?.value }
 
     /// Takes the clock look now, from the file's `bytes` as read (the scanner's, for a file left
     /// unparsed: the second round asks every such clock file, and would read it again).
-    public func takeClockReach(from bytes: [UInt8]) { deferredClockReach?.take(from: bytes) }
-    private let deferredClockReach: DeferredLook<ClockReach>?
+    public func takeClockBodyNames(from bytes: [UInt8]) { clockBodyNamesOnDemand?.take(from: bytes) }
+    private let clockBodyNamesOnDemand: ReadingOnDemand<ClockBodyNames>?
     /// For a file that may hold a text enum: the text properties it may declare (nil: any, or no enum).
     public var textPropertyNames: TextPropertyNames? { deferredTextPropertyNames?.value }
-    private let deferredTextPropertyNames: DeferredLook<TextPropertyNames>?
+    private let deferredTextPropertyNames: ReadingOnDemand<TextPropertyNames>?
     /// The names it uses in code, not only in comments and strings (nil: unknown, any may be).
-    private let deferredCodeWords: DeferredLook<CodeWords>
+    private let codeWordsOnDemand: ReadingOnDemand<CodeWords>
 
-    /// `reread`, when given, reads the file again: the careful looks for clocks, text properties and
-    /// names in code then wait until a round asks (see `DeferredLook`). Without it, they are taken at once.
+    /// `reread`, when given, reads the file again: the closer readings for clocks, text properties and
+    /// names in code then wait until a round asks (see `ReadingOnDemand`). Without it, they are taken at once.
     public init(bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)? = nil) {
         var lexer = Lexer(byteCount: bytes.count)
         bytes.withUnsafeBufferPointer { lexer.run($0) }
@@ -74,30 +74,30 @@ public final class SourceSignature: Sendable {
         byteCount = bytes.count
         let text = lexer.invalidOffset == nil && lexer.nulOffset == nil
         if text, lexer.sawStringArray, lexer.boundArrayNames.hashes == nil, let declared = DeclaredStringArrays(bytes: bytes) {
-            // The lexer lost track of an array's name; a careful look at the code may not.
+            // The lexer lost track of an array's name; a closer reading at the code may not.
             mayDeclareStringArray = declared.found
             boundArrayNames = NameList(declared.names)
         } else {
             mayDeclareStringArray = lexer.sawStringArray
             boundArrayNames = lexer.boundArrayNames
         }
-        deferredClockReach = text && RotationFollower.mentionsClock(lexer.names)
-            ? DeferredLook(bytes, reread: reread, look: { ClockReach(bytes: $0) }) : nil
+        clockBodyNamesOnDemand = text && RotationFollower.mentionsClock(lexer.names)
+            ? ReadingOnDemand(bytes, reread: reread, look: { ClockBodyNames(bytes: $0) }) : nil
         deferredTextPropertyNames = text && RotationFollower.mayHoldTextEnum(lexer.names)
-            ? DeferredLook(bytes, reread: reread, look: { TextPropertyNames(bytes: $0) }) : nil
-        deferredCodeWords = text ? DeferredLook(bytes, reread: reread, look: { CodeWords(bytes: $0) }) : DeferredLook(nil)
+            ? ReadingOnDemand(bytes, reread: reread, look: { TextPropertyNames(bytes: $0) }) : nil
+        codeWordsOnDemand = text ? ReadingOnDemand(bytes, reread: reread, look: { CodeWords(bytes: $0) }) : ReadingOnDemand(nil)
     }
 
     /// Whether the file may use one of `words` in code, not only in comments and strings (a display
-    /// call named in a doc comment): the careful look (`CodeWords`), taken when first asked. Only a
+    /// call named in a doc comment): the closer reading (`CodeWords`), taken when first asked. Only a
     /// look that finished can say no; ask it last, after the cheap questions.
     public func mayUseInCode(_ words: WordSet) -> Bool {
-        deferredCodeWords.value?.usesAnyInCode(words) ?? true
+        codeWordsOnDemand.value?.usesAnyInCode(words) ?? true
     }
 
-    /// Takes, on every core, the careful looks `mayUseInCode` will ask of `signatures`.
-    public static func takeCodeLooks(_ signatures: [SourceSignature]) {
-        DispatchQueue.concurrentPerform(iterations: signatures.count) { _ = signatures[$0].deferredCodeWords.value }
+    /// Takes, on every core, the closer readings `mayUseInCode` will ask of `nameIndexes`.
+    public static func takeCodeLooks(_ nameIndexes: [FileNameIndex]) {
+        DispatchQueue.concurrentPerform(iterations: nameIndexes.count) { _ = nameIndexes[$0].codeWordsOnDemand.value }
     }
 
     /// Whether the file may mention `word` as an identifier. A word that is not one identifier
@@ -116,7 +116,7 @@ public final class SourceSignature: Sendable {
         words.contains { subscripted.mayContain($0) }
     }
 
-    /// The same questions by hash (`NameHash.of`), for the follower's sets of names.
+    /// The same questions by hash (`WordHash.ofName`), for the follower's sets of names.
     public func mentions(hash: UInt64) -> Bool { names.contains(hash) }
     public func subscripts(hash: UInt64) -> Bool { subscripted.contains(hash) }
     public func declaresCase(hash: UInt64) -> Bool { Self.sorted(caseNames, contains: hash) }
@@ -142,7 +142,7 @@ public final class SourceSignature: Sendable {
     public func subscripts(_ base: UInt64, with name: UInt64) -> Bool { mayPair(base, name) }
 
     /// Whether the file may have `base.member` (blanks, `?` and `!` allowed around the dot).
-    public func accesses(_ member: String, of base: String) -> Bool { mayPair(NameHash.of(base), NameHash.of(member)) }
+    public func accesses(_ member: String, of base: String) -> Bool { mayPair(WordHash.ofName(base), WordHash.ofName(member)) }
     public func accesses(hash member: UInt64, of base: UInt64) -> Bool { mayPair(base, member) }
 
     /// The pair, or the first name followed by something the lexer could not read (a comment).
@@ -179,12 +179,12 @@ public final class SourceSignature: Sendable {
     }
 }
 
-/// A careful look at a file (`ClockReach`, `TextPropertyNames`, `CodeWords`), taken when a round first asks. Most
+/// A closer reading at a file (`ClockBodyNames`, `TextPropertyNames`, `CodeWords`), taken when a round first asks. Most
 /// files are never asked about (of every `enum` with a `switch`, only those that may declare a case
 /// some clock assigns), and holding every file's text until then would cost more memory than reading
 /// the few asked about again. A file that changed size since, or cannot be read, gets nil (the look's
 /// "anything may be"), so the answer never wrongly says no.
-final class DeferredLook<Value: Sendable>: @unchecked Sendable {
+final class ReadingOnDemand<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private let byteCount: Int
     private let reread: (@Sendable () -> [UInt8]?)?
@@ -236,7 +236,7 @@ struct WordFilter: Sendable {
 
     /// The bits, behind a pointer: the lexer sets two bits per name, millions of times per tree, and
     /// an array's copy-on-write and bounds checks cost more than the setting. Written only while the
-    /// lexer fills the filter, before its signature is handed to anyone; read-only after.
+    /// lexer fills the filter, before its name index is handed to anyone; read-only after.
     private final class Storage: @unchecked Sendable {
         let bits: UnsafeMutablePointer<UInt64>
 
@@ -278,7 +278,7 @@ struct WordFilter: Sendable {
     func mayContainAny(_ set: WordSet) -> Bool { set.words.contains { mayContain(parts: $0) } }
 }
 
-/// Words hashed once, for asking many signatures about them (a trigger list, the clock words).
+/// Words hashed once, for asking many name indexes about them (a trigger list, the clock words).
 public struct WordSet: Sendable {
     /// Each word's identifiers' hashes (`loadaudit:` has one, `UI.Spinner` two).
     let words: [[UInt64]]
@@ -338,8 +338,10 @@ public struct NameList: Sendable {
     }
 }
 
-/// FNV-1a over the name's bytes, then a final mix so that both halves of the value are usable.
-struct WordHash {
+/// The one hash of the prefilter and the rounds: FNV-1a over a word's bytes, then a final mix so that
+/// both halves of the value are usable. (The baseline's fingerprints use their own, stable hash: it is a
+/// file format, see AuditBaseline.)
+public struct WordHash {
     fileprivate var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
     mutating func add(_ byte: UInt8) {
@@ -347,6 +349,14 @@ struct WordHash {
     }
 
     static func of(_ word: String) -> UInt64 { of(bytes: word.utf8) }
+
+    /// The hash the lexer gives a name, for asking name indexes about names known as strings: of its
+    /// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
+    public static func ofName(_ name: String) -> UInt64 {
+        var hash = WordHash()
+        for byte in name.utf8 where Lexer.isNameByte[Int(byte)] { hash.add(byte) }
+        return hash.value
+    }
 
     static func of<Bytes: Sequence>(bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var hash = WordHash()
@@ -380,7 +390,7 @@ struct WordHash {
 struct Lexer {
     var names: WordFilter
     var subscripted: WordFilter
-    /// The names after `case` (see `SourceSignature.caseNames`), as often as each was seen.
+    /// The names after `case` (see `FileNameIndex.caseNames`), as often as each was seen.
     var caseNames: [UInt64] = []
     var pairs: WordFilter
     var namesFollowedByAnything = Set<UInt64>()

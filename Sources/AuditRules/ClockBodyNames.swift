@@ -9,8 +9,8 @@
 /// the closure stored in a property), from the start of the line that opens it, or the whole file when
 /// there is no such block. Nil when `CodeScanner` gives up or the brackets do not match: then
 /// anything may run on a clock, and the file is parsed.
-public struct ClockReach: Sendable, Equatable {
-    /// Hashes (`NameHash.of`) of the names in clock-driven code.
+public struct ClockBodyNames: Sendable, Equatable {
+    /// Hashes (`WordHash.ofName`) of the names in clock-driven code.
     public let names: Set<UInt64>
     /// The names on the right of its assignments (what a timed assignment may read), up to where the
     /// statement may end: a `;`, the bracket around it closing, or a line break after which nothing
@@ -40,19 +40,19 @@ public struct ClockReach: Sendable, Equatable {
 
     public var assignsACase: Bool { !caseAssignments.isEmpty }
 
-    static let clockCalls: [UInt64] = ["scheduledTimer", "asyncAfter", "onReceive"].map(NameHash.of)
-    static let sleep = NameHash.of("sleep")
-    static let asKeyword = NameHash.of("as")
-    static let letKeyword = NameHash.of("let")
-    static let varKeyword = NameHash.of("var")
-    static let caseKeyword = NameHash.of("case")
-    static let isKeyword = NameHash.of("is")
-    static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(NameHash.of))
+    static let clockCalls: [UInt64] = ["scheduledTimer", "asyncAfter", "onReceive"].map(WordHash.ofName)
+    static let sleep = WordHash.ofName("sleep")
+    static let asKeyword = WordHash.ofName("as")
+    static let letKeyword = WordHash.ofName("let")
+    static let varKeyword = WordHash.ofName("var")
+    static let caseKeyword = WordHash.ofName("case")
+    static let isKeyword = WordHash.ofName("is")
+    static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(WordHash.ofName))
     static let memberKeywords: Set<UInt64> = Set(
-        ["func", "var", "let", "init", "subscript", "deinit", "get", "set", "willSet", "didSet", "case", "in"].map(NameHash.of))
+        ["func", "var", "let", "init", "subscript", "deinit", "get", "set", "willSet", "didSet", "case", "in"].map(WordHash.ofName))
     static let modifiers: Set<UInt64> = Set(
         ["public", "private", "fileprivate", "internal", "open", "package", "final", "indirect", "nonisolated", "distributed"]
-            .map(NameHash.of))
+            .map(WordHash.ofName))
 
     public init?(bytes: [UInt8]) {
         guard let reach = bytes.withUnsafeBufferPointer({ Builder.build($0) }) else { return nil }
@@ -137,7 +137,7 @@ public struct ClockReach: Sendable, Equatable {
         var clock = ClockState.none
         var broken = false
 
-        static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockReach? {
+        static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockBodyNames? {
             var builder = Builder(source: bytes)
             // About one name per eight bytes of Swift: grown step by step, the list was copied (and its
             // new pages touched) again and again.
@@ -150,9 +150,9 @@ public struct ClockReach: Sendable, Equatable {
 
         // Instance copies, compared one by one: a static costs a `swift_once` check on every token,
         // and a `Set` a hash of the hash.
-        let scheduledTimer = ClockReach.clockCalls[0], asyncAfter = ClockReach.clockCalls[1], onReceive = ClockReach.clockCalls[2]
-        let sleep = ClockReach.sleep
-        let letKeyword = ClockReach.letKeyword, varKeyword = ClockReach.varKeyword, caseKeyword = ClockReach.caseKeyword
+        let scheduledTimer = ClockBodyNames.clockCalls[0], asyncAfter = ClockBodyNames.clockCalls[1], onReceive = ClockBodyNames.clockCalls[2]
+        let sleep = ClockBodyNames.sleep
+        let letKeyword = ClockBodyNames.letKeyword, varKeyword = ClockBodyNames.varKeyword, caseKeyword = ClockBodyNames.caseKeyword
 
         func isClockCall(_ hash: UInt64) -> Bool { hash == asyncAfter || hash == scheduledTimer || hash == onReceive }
 
@@ -285,7 +285,7 @@ public struct ClockReach: Sendable, Equatable {
         static func continuesBefore(_ token: CodeScanner.Token) -> Bool {
             switch token {
             case .operatorRun, .punctuation: return true
-            case .name(let hash, _, _): return hash == ClockReach.asKeyword || hash == ClockReach.isKeyword
+            case .name(let hash, _, _): return hash == ClockBodyNames.asKeyword || hash == ClockBodyNames.isKeyword
             default: return false
             }
         }
@@ -355,14 +355,14 @@ public struct ClockReach: Sendable, Equatable {
                 switch header[index] {
                 case .punctuation(let byte) where byte == UInt8(ascii: "@"):
                     index += 2  // `@MainActor`; an attribute's arguments are a closed group, not in the header.
-                case .name(let hash) where ClockReach.modifiers.contains(hash):
+                case .name(let hash) where ClockBodyNames.modifiers.contains(hash):
                     index += 1
                 default:
-                    guard case .name(let keyword) = header[index], ClockReach.typeKeywords.contains(keyword),
+                    guard case .name(let keyword) = header[index], ClockBodyNames.typeKeywords.contains(keyword),
                           index + 1 < header.count, case .name = header[index + 1] else { return false }
                     return !header.contains { token in
                         switch token {
-                        case .name(let hash): return ClockReach.memberKeywords.contains(hash)
+                        case .name(let hash): return ClockBodyNames.memberKeywords.contains(hash)
                         case .assigning: return true
                         default: return false
                         }
@@ -372,7 +372,7 @@ public struct ClockReach: Sendable, Equatable {
             return false
         }
 
-        func reach(fileLength: Int) -> ClockReach {
+        func reach(fileLength: Int) -> ClockBodyNames {
             let spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions
             func inside(_ position: Int) -> Bool { spans.contains { $0.contains(position) } }
             var reached = Set<UInt64>()
@@ -387,7 +387,7 @@ public struct ClockReach: Sendable, Equatable {
                 }
                 assignedTargets?.insert(target)
             }
-            return ClockReach(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains { inside($0.at) },
+            return ClockBodyNames(names: reached, assignedFrom: assignedFrom, assigns: assignments.contains { inside($0.at) },
                               assignedTargets: assignedTargets, caseAssignments: caseAssignments.filter { inside($0.at) }.map(\.assignment))
         }
     }
