@@ -46,17 +46,19 @@ let package = Package(
         .target(name: "AuditModel"),
         // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
         .target(name: "SwiftGrammar", dependencies: ["TreeSitter", "AuditModel"]),
-        // The word sieve's byte loop, in C for the machine's vector instructions.
-        .target(name: "CWordStarts", cSettings: [.unsafeFlags(["-O3"])]),
         // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
         .target(
             name: "AuditRules",
-            dependencies: ["AuditModel", "SwiftGrammar", "TreeSitter", "CWordStarts", .product(name: "Yams", package: "Yams")]
+            dependencies: ["AuditModel", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
+        // The word screen's byte loop, in C for the machine's vector instructions.
+        .target(name: "CWordStarts", cSettings: [.unsafeFlags(["-O3"])]),
+        // The select step: which files need parsing, now and in later rounds, from what the rules need.
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditModel", "SwiftGrammar", "TreeSitter", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditSelect", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
@@ -85,12 +87,13 @@ let package = Package(
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
-        .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )

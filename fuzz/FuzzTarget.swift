@@ -16,11 +16,13 @@
 import AuditFix
 import AuditModel
 import AuditRules
+import AuditSelect
 import Foundation
 import SwiftGrammar
 import TreeSitter
 
 private let engine = RuleEngine(ruleSet: .builtIn())
+private let selector = FileSelector(engine)
 /// Walks whole trees: the reference for the engine's walks, which skip subtrees without their words.
 private let wholeWalks = RuleEngine(ruleSet: .builtIn(), skipsUnmarkedSubtrees: false)
 private var parser: Parser?
@@ -91,7 +93,7 @@ private func parseQuickly(_ bytes: [UInt8]) -> Tree? {
 public func loadauditFuzzInitialize(
     _ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
 ) -> Int32 {
-    _ = engine.triggerWords
+    _ = selector.triggerWords
     parser = try? Parser()
     return 0
 }
@@ -102,18 +104,18 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     // The prefilter's lexer: its NUL and UTF-8 verdicts must match the reference ones.
     let nameIndex = FileNameIndex(bytes: bytes)
     let validUTF8 = isValidUTF8(bytes)
-    if (nameIndex.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the nameIndex's UTF-8 verdict differs from Swift's decoder") }
-    if validUTF8, nameIndex.firstNULOffset != bytes.firstIndex(of: 0) { fail("the nameIndex's first NUL differs") }
+    if (nameIndex.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the name index's UTF-8 verdict differs from Swift's decoder") }
+    if validUTF8, nameIndex.firstNULOffset != bytes.firstIndex(of: 0) { fail("the name index's first NUL differs") }
     // A file irrelevant by the word screen gets no name index and no round follows it: plain text that holds
     // nothing to report and no rotation fact (checked below).
-    let irrelevantByItsWords = engine.isIrrelevantByItsWords(bytes)
+    let irrelevantByItsWords = selector.isIrrelevantByItsWords(bytes)
     if irrelevantByItsWords, !validUTF8 || nameIndex.firstNULOffset != nil { fail("a file irrelevant by the word screen is not plain text") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
     guard validUTF8, (nameIndex.firstNULOffset ?? .max) >= 8192 else { return 0 }
     guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
     // A file the prefilter leaves unparsed on sight must hold nothing a parse reports on its own.
-    if !engine.isRelevantOnSight(nameIndex, bytes: bytes),
+    if !selector.isRelevantOnSight(nameIndex, bytes: bytes),
        !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
         fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
     }
@@ -125,9 +127,9 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     }
     // The prefilter may never deny a name or a rotation fact the parser finds.
     let denied = nameIndex.factsMissed(tree: tree, facts: analysis.rotation)
-    if !denied.isEmpty { fail("the nameIndex denies what the parser finds: \(denied.prefix(3))") }
-    if engine.analyze(tree: tree, file: "Fuzz.swift", nameIndex: nameIndex).rotation != analysis.rotation {
-        fail("the nameIndex's hints changed the rotation facts")
+    if !denied.isEmpty { fail("the name index denies what the parser finds: \(denied.prefix(3))") }
+    if engine.analyze(tree: tree, file: "Fuzz.swift", hints: selector.hints(for: nameIndex)).rotation != analysis.rotation {
+        fail("the name index's hints changed the rotation facts")
     }
     let whole = wholeWalks.analyze(tree: tree, file: "Fuzz.swift")
     if whole.candidates.map(\.finding) != analysis.candidates.map(\.finding) || whole.suppressions != analysis.suppressions

@@ -1,3 +1,6 @@
+// AuditBaseline: which findings are new. It owns fingerprints (a stable hash: a file format), the
+// baseline file, and what changed since a git ref (GitChanges). It must not scan or render.
+
 import AuditModel
 import Foundation
 

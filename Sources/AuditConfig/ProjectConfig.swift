@@ -1,3 +1,7 @@
+// AuditConfig: .loadaudit.yml: scope globs, extra rules files, per-rule severities, the baseline's
+// path, the failing severity. It must not scan or decide findings; it changes a RuleSet and says
+// which paths are in scope.
+
 import AuditModel
 import AuditRules
 import Foundation

@@ -1,3 +1,7 @@
+// AuditFix: pure byte work on the plain model: which findings' edits go together in one pass and
+// applying them (EditPlan), and unified diffs. It must not parse, scan, read or write files: the
+// Audit layer re-parses each pass, the command line writes.
+
 import AuditModel
 
 /// Chooses which findings' edits to apply in one pass, and applies them.

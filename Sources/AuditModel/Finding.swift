@@ -1,3 +1,6 @@
+// AuditModel: the plain model every stage shares: findings, positions, severities, fix classes,
+// edits, file problems, the scan result. Values only: no parsing, no I/O.
+
 /// How serious a finding is. Ordered: a run fails on findings at or above its failing severity.
 public enum Severity: String, CaseIterable, Codable, Comparable, Sendable {
     case note, warning, error

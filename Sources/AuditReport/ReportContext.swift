@@ -1,3 +1,7 @@
+// AuditReport: one renderer per report format (text, JSON, SARIF, GitHub, Xcode, JUnit, markdown),
+// each a pure function of a ReportContext. It must not read files (findings carry the lines they
+// show) or write them.
+
 import AuditModel
 import Foundation
 

@@ -27,19 +27,19 @@ struct LabelStyleCheck {
         guard var value = label else { return nil }
         if value.type == "lambda_literal" {
             // `ProgressView { Text("...") }`: the text inside is the label.
-            guard let expression = SwiftSyntax.singleExpression(of: value), let text = SwiftCall(expression), text.calleeName == "Text",
+            guard let expression = SwiftExpressions.singleExpression(of: value), let text = SwiftCall(expression), text.calleeName == "Text",
                   let first = text.arguments.first, first.label == nil else {
                 return candidate(value, "the label is a view, not one static string")
             }
             value = first.value
         }
-        if SwiftSyntax.isPlainStringLiteral(value) {
+        if SwiftExpressions.isPlainStringLiteral(value) {
             let text = String(value.text.dropFirst().dropLast())
             if style.allowedLabels.contains(text) { return nil }
             if let pattern = style.pattern, pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return nil }
             return candidate(value, "\"\(text)\" does not read \"Loading [noun]...\" nor is it one of the context labels")
         }
-        if SwiftSyntax.isStringLiteral(value) {
+        if SwiftExpressions.isStringLiteral(value) {
             return candidate(value, "the label \(value.text) changes at run time (interpolation)")
         }
         return candidate(value, "the label is `\(value.text)`, not one static string")

@@ -65,22 +65,22 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     init() {}
 
-    /// What a file's name index says it can hold: a walk need not look for the rest.
-    struct Hints {
-        var stringArrays = true
-        var textEnums = true
-        var clocks = true
-        var displays = true
+    /// What the select step saw a file's words rule out: a walk need not look for the rest.
+    public struct Hints: Sendable {
+        public var stringArrays = true
+        public var textEnums = true
+        public var clocks = true
+        public var displays = true
 
-        static let everything = Hints()
+        public static let everything = Hints()
 
-        init() {}
+        public init() {}
 
-        init(_ nameIndex: FileNameIndex, displayCalls: WordSet) {
-            stringArrays = nameIndex.mayDeclareStringArray
-            textEnums = RotationFollower.mayHoldTextEnum(nameIndex)
-            clocks = RotationFollower.mentionsClock(nameIndex)
-            displays = nameIndex.mentionsAny(displayCalls)
+        public init(stringArrays: Bool, textEnums: Bool, clocks: Bool, displays: Bool) {
+            self.stringArrays = stringArrays
+            self.textEnums = textEnums
+            self.clocks = clocks
+            self.displays = displays
         }
 
         var isEmpty: Bool { !(stringArrays || textEnums || clocks || displays) }
@@ -170,7 +170,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         })
         for receive in onReceives {
             let argument = receive.argument
-            let publisher = SwiftSyntax.lastName(of: argument).flatMap { publishers[$0] }
+            let publisher = SwiftExpressions.lastName(of: argument).flatMap { publishers[$0] }
             guard argument.text.contains("Timer.publish") || publisher != nil else { continue }
             for closure in receive.closures { clockBodies.append((closure, publisher ?? place("Timer.publish", argument))) }
         }
@@ -232,7 +232,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     static func isPlainName(_ name: String) -> Bool {
         var bytes = Substring(name).utf8.drop { $0 == UInt8(ascii: "$") }
         if bytes.first == UInt8(ascii: "`"), bytes.last == UInt8(ascii: "`"), bytes.count >= 2 { bytes = bytes.dropFirst().dropLast() }
-        return !bytes.isEmpty && bytes.allSatisfy { Lexer.isNameByte[Int($0)] }
+        return !bytes.isEmpty && bytes.allSatisfy { SwiftWords.isNameByte[Int($0)] }
     }
 
     static func boundName(_ property: Node) -> String? {
@@ -243,16 +243,14 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     /// False for a name the grammar cut out of a longer word (`casecase` read as `case` and `case`):
     /// broken code, whatever the tree says.
-    static func isWholeWord(_ node: Node) -> Bool {
-        let bytes = node.tree.source.bytes
-        return !(node.startByte > 0 && Lexer.isNameByte[Int(bytes[node.startByte - 1])])
-            && !(node.endByte < bytes.count && Lexer.isNameByte[Int(bytes[node.endByte])])
+    public static func isWholeWord(_ node: Node) -> Bool {
+        SwiftWords.isWholeWord(node.byteRange, in: node.tree.source.bytes)
     }
 
     /// An array literal of two or more elements, all string literals.
     static func isStringArray(_ array: Node) -> Bool {
         let elements = array.namedChildren.filter { $0.type != "comment" && $0.type != "multiline_comment" }
-        return elements.count >= 2 && elements.allSatisfy { SwiftSyntax.isStringLiteral($0) }
+        return elements.count >= 2 && elements.allSatisfy { SwiftExpressions.isStringLiteral($0) }
     }
 
     /// A computed property (of an enum: the caller checks) that switches to two or more string literals.
@@ -262,7 +260,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var literals = Set<String>()
         computed.walk { node in
             if node.type == "switch_statement" { hasSwitch = true }
-            if SwiftSyntax.isStringLiteral(node) {
+            if SwiftExpressions.isStringLiteral(node) {
                 literals.insert(node.text)
                 return false
             }
@@ -300,7 +298,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         if value.type == "navigation_expression", let target = value.child(byField: "target"), target.type == "simple_identifier",
            target.text.first?.isUppercase == true {
-            return SwiftSyntax.lastName(of: value)
+            return SwiftExpressions.lastName(of: value)
         }
         return nil
     }
@@ -309,7 +307,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     static func assignedName(_ target: Node) -> String? {
         let expression = target.namedChildren.last ?? target
         if expression.type == "simple_identifier" { return expression.text }
-        return SwiftSyntax.lastName(of: expression)
+        return SwiftExpressions.lastName(of: expression)
     }
 
     static func randomElementCall(in node: Node) -> Node? {
@@ -324,14 +322,14 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// What a `Text(...)` argument shows, when it is something that could change over time.
     static func shown(_ value: Node, place: (String, Node) -> Place) -> Shown? {
         if let random = randomElementCall(in: value), let call = SwiftCall(random),
-           let target = call.callee.child(byField: "target"), let array = SwiftSyntax.lastName(of: target) {
+           let target = call.callee.child(byField: "target"), let array = SwiftExpressions.lastName(of: target) {
             return .random(array: array, call: place("randomElement", random))
         }
         switch value.type {
         case "call_expression":
             guard let call = SwiftCall(value), let arguments = value.namedChildren.first(where: { $0.type == "call_suffix" })?
                     .namedChildren.first(where: { $0.type == "value_arguments" }),
-                  arguments.child(at: 0)?.type == "[", let array = SwiftSyntax.lastName(of: call.callee) else { return nil }
+                  arguments.child(at: 0)?.type == "[", let array = SwiftExpressions.lastName(of: call.callee) else { return nil }
             var names: [String] = []
             arguments.walk { node in
                 if node.type == "simple_identifier" { names.append(node.text) }
@@ -339,8 +337,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             }
             return .element(array: array, indexNames: names)
         case "navigation_expression":
-            guard let property = SwiftSyntax.lastName(of: value), let target = value.child(byField: "target") else { return nil }
-            if let base = SwiftSyntax.lastName(of: target) { return .property(base: base, property: property) }
+            guard let property = SwiftExpressions.lastName(of: value), let target = value.child(byField: "target") else { return nil }
+            if let base = SwiftExpressions.lastName(of: target) { return .property(base: base, property: property) }
             return .value(property)
         case "simple_identifier":
             return .value(value.text)

@@ -1,3 +1,9 @@
+// AuditRules: rules as data and the engine that matches them. It owns the rules file (YAML ->
+// validated RuleSet, the built-in table), matching on one file's tree (components, labels, the
+// facts of rotating text), suppressions, and resolving candidates across files (ProjectContext).
+// It declares what a file must show to be worth parsing (`SelectionNeeds`) and must not know how
+// files are selected, read or reported.
+
 import AuditModel
 import Foundation
 import SwiftGrammar
@@ -74,18 +80,6 @@ public struct RuleEngine: Sendable {
     public let ruleSet: RuleSet
     private let rulesByComponent: [String: [Rule]]
 
-    /// Whether the grammar took the name out of a longer word: after a modifier, its error recovery
-    /// reads `final classThemedSpinner` as `class ThemedSpinner` (the same for `struct`, `func`, `var`,
-    /// `let`, `enum`, `extension`, `import` and more). No Swift compiler sees a name there, and nothing
-    /// that looks for whole words (the prefilter, a search) does either: such a name is no use of a
-    /// component. A digit before it is no part of the word (`0ProgressView` is a number and a name), as
-    /// the prefilter's lexer and word screen read it; `RotationFacts.isWholeWord`, which drops rotation facts
-    /// of cut names, is stricter there on purpose (it drops the name after digits too).
-    static func isCutOutOfALongerWord(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
-        (range.lowerBound > 0 && WordSieve.startsAWord(bytes[range.lowerBound - 1]))
-            || (range.upperBound < bytes.count && Lexer.isNameByte[Int(bytes[range.upperBound])])
-    }
-
     /// `skipsUnmarkedSubtrees: false` walks whole trees, as a check that skipping changes nothing.
     public init(ruleSet: RuleSet, skipsUnmarkedSubtrees: Bool = true) {
         self.ruleSet = ruleSet
@@ -93,17 +87,14 @@ public struct RuleEngine: Sendable {
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
-        let triggerWords = Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules)
-        triggerWordSet = WordSet(triggerWords)
-        determinateWatch = Self.determinateWatch(rulesByComponent: rulesByComponent, labelRules: labelRules)
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
-        displayCallWords = WordSet(displayCalls)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
-        let rotating = !rotatingRules.isEmpty
-        wordScreen = WordSieve(groups: triggerWords.map { [$0] } + (rotating ? RotationFollower.choosingWords(displayCalls: displayCalls) : []),
-                           setAside: rotating ? [RotationFollower.textEnumNames] : [])
+        selectionNeeds = ruleSet.selectionNeeds
     }
+
+    /// What a file must show to be worth parsing, for the select step (AuditSelect).
+    public let selectionNeeds: SelectionNeeds
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
     /// without one of them holds nothing to report (nor needs a protected declaration's skip).
@@ -112,126 +103,9 @@ public struct RuleEngine: Sendable {
 
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
-    /// `triggerWords`, hashed once: asked of every file.
-    private let triggerWordSet: WordSet
 
-    /// The trigger names that a call of determinate progress leaves without a finding (`ProgressView`):
-    /// every rule acting on the name has a `determinate` form, and the labels all of them accept make
-    /// a call determinate. A style that spins determinate progress (`ThemedSpinnerStyle`) still makes
-    /// one a finding, so the watch knows the rules' style modifiers too. Nil when no name qualifies.
-    private let determinateWatch: DeterminateWatch?
-
-    private static func determinateWatch(rulesByComponent: [String: [Rule]], labelRules: [Rule]) -> DeterminateWatch? {
-        var labels: [UInt64: Set<UInt64>] = [:]
-        var styles: [String: [StyleCheck]] = [:]
-        let names = Set(rulesByComponent.keys).union(labelRules.flatMap { $0.labelStyle?.components ?? [] })
-        for name in names where !name.isEmpty && name.utf8.allSatisfy({ Lexer.isNameByte[Int($0)] }) {
-            let rules = (rulesByComponent[name] ?? []) + labelRules.filter { $0.labelStyle?.components.contains(name) == true }
-            let forms = rules.compactMap(\.determinate)
-            guard !rules.isEmpty, forms.count == rules.count else { continue }
-            let accepted = forms.dropFirst().reduce(forms[0].arguments) { $0.intersection($1.arguments) }
-            guard !accepted.isEmpty else { continue }
-            labels[WordHash.ofName(name)] = Set(accepted.map(WordHash.ofName))
-            for rule in rules { if let style = rule.style { styles[style.modifier, default: []].append(style) } }
-        }
-        guard !labels.isEmpty else { return nil }
-        // As `UsageMatcher` decides: a style spins determinate progress when it is no spinner style of
-        // the rule's list and its name matches the rule's spinning-style names.
-        let spinning = Dictionary(uniqueKeysWithValues: styles.map { modifier, checks in
-            (WordHash.ofName(modifier), { @Sendable (name: String) in checks.contains { !$0.spinnerStyles.contains(name) && $0.isSpinning(name) } })
-        })
-        return DeterminateWatch(labels: labels, spinningStyles: spinning)
-    }
-
-    /// Words one of which a file must mention to be parsed on sight: the components' names, the
-    /// label components, suppression and re-export markers. Files with displays, clocks and text
-    /// enums are picked later, by `RotationFollower`, only where the names line up (a display of
-    /// `tips.randomElement()` too: only where `tips` may be a string array).
-    public var triggerWords: [String] {
-        Self.triggerWords(components: rulesByComponent.keys, labelRules: labelRules)
-    }
-
-    private static func triggerWords(components: some Sequence<String>, labelRules: [Rule]) -> [String] {
-        var words = Set(components)
-        for rule in labelRules { words.formUnion(rule.labelStyle?.components ?? []) }
-        words.formUnion(["loadaudit:", "@_exported"])
-        return words.sorted()
-    }
-
-    /// Whether a file must be parsed, from its name index and, when that shows a trigger word, a
-    /// closer reading at where the word stands (see `ProjectScanner`). A word only in comments or
-    /// strings (`// was ProgressView`) makes nothing to report, except the suppression marker, which
-    /// lives in comments; nor does a name only ever called as determinate progress (see
-    /// `determinateWatch`). For rotating text, a file must be parsed also when it may declare a string
-    /// array whose name neither the lexer nor the closer reading (`DeclaredStringArrays`) could tell:
-    /// the other rounds match every file against the possible arrays' names.
-    public func isRelevantOnSight(_ nameIndex: FileNameIndex, bytes: [UInt8]) -> Bool {
-        if !rotatingRules.isEmpty, nameIndex.mayDeclareStringArray, nameIndex.boundArrayNames.hashes == nil { return true }
-        guard nameIndex.mentionsAny(triggerWordSet) else { return false }
-        // A name used only in calls of determinate progress (`ProgressView(value: 0.4)`) has nothing
-        // to report, unless a style in the file may make one spin.
-        let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: nameIndex.mentions(hash:)) ? watch : nil }
-        guard let words = CodeWords(bytes: bytes, determinate: watch) else { return true }
-        return words.usesAnyInCode(triggerWordSet, orInComments: Self.commentTriggerParts, notCounting: words.onlyInDeterminateCalls)
-    }
-
-    /// The suppression marker's name: a trigger in comments too.
-    private static let commentTriggerParts = Set(WordSet.parts(of: "loadaudit:"))
-
-    /// Whether a file is sure to need no nameIndex: valid UTF-8 with no NUL byte (anything else is
-    /// reported from its name index), none of the trigger words, and, with rotating-text rules, nothing
-    /// `mayFollow` looks for (no display call, clock or `enum` with `switch`, no `[` that may start a
-    /// string array), each as a whole word anywhere, comments and strings included. Such a file is
-    /// neither relevant on sight nor followed, whatever its name index would say; the scanner then
-    /// skips the lexer. False when the rules' words do not suit the look (see `WordSieve`).
-    public func isIrrelevantByItsWords(_ bytes: [UInt8]) -> Bool { wordScreen(bytes) == .irrelevant }
-
-    /// What the quick look at a file's bytes tells (see `wordScreen(_:)`).
-    public enum WordScreen: Sendable {
-        /// Nothing a rule or round asks about (`isIrrelevantByItsWords`).
-        case irrelevant
-        /// `enum` and `switch`, and nothing else a rule or round asks about: the file may hold a text
-        /// enum, which matters only if it declares a case some clock may assign (then it needs its
-        /// name index; `ProjectScanner` puts the lexer off until that is known).
-        case onlyTextEnumWords
-        /// Anything else: the file needs its name index.
-        case worthALook
-    }
-
-    /// `isIrrelevantByItsWords`, telling apart the files whose only asked words are `enum` and `switch`
-    /// (with the same other conditions: no `[` that may start a string array, UTF-8 without NUL).
-    public func wordScreen(_ bytes: [UInt8]) -> WordScreen {
-        guard let wordScreen else { return .worthALook }
-        return bytes.withUnsafeBufferPointer { bytes in
-            let sighting = wordScreen.sighting(in: bytes)
-            guard sighting != .other, rotatingRules.isEmpty || !WordSieve.mayStartAStringArray(bytes), WordSieve.isTextWithoutNUL(bytes) else {
-                return .worthALook
-            }
-            return sighting == .none ? .irrelevant : .onlyTextEnumWords
-        }
-    }
-
-    private let wordScreen: WordSieve?
-
-    /// Whether `RotationFollower` may ask about this file in a round (see there): only then must its
-    /// name index be kept.
-    public func mayFollow(_ nameIndex: FileNameIndex) -> Bool {
-        !rotatingRules.isEmpty && RotationFollower.mayChoose(nameIndex, displayCalls: displayCallWords)
-    }
-
-    /// Whether this file may make the rotating-text rounds run (see `RotationFollower.mayStartRounds`).
-    public func mayStartRounds(_ nameIndex: FileNameIndex) -> Bool {
-        !rotatingRules.isEmpty && RotationFollower.mayStartRounds(nameIndex)
-    }
-
-    /// What follows rotating text across files, when the rules have any (see `ProjectScanner`).
-    public func rotationFollower() -> RotationFollower? {
-        rotatingRules.isEmpty ? nil : RotationFollower(displayCalls: displayCalls)
-    }
-
-    /// The rotating-text rules' display calls (`Text`), as names and hashed, for every file's walk.
+    /// The rotating-text rules' display calls (`Text`), for every file's walk.
     private let displayCalls: Set<String>
-    private let displayCallWords: WordSet
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -239,9 +113,9 @@ public struct RuleEngine: Sendable {
                      suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
     }
 
-    /// The file's candidates and facts. With its `nameIndex`, the walks skip what the file's words
-    /// show it cannot hold (the result is the same, sooner).
-    public func analyze(tree: Tree, file: String, nameIndex: FileNameIndex? = nil) -> FileAnalysis {
+    /// The file's candidates and facts. With `hints` (what the select step saw the file's words rule
+    /// out), the rotating-text walk skips what the file cannot hold (the result is the same, sooner).
+    public func analyze(tree: Tree, file: String, hints: RotationFacts.Hints? = nil) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
@@ -266,7 +140,7 @@ public struct RuleEngine: Sendable {
                 if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
                 return true
             case "simple_identifier", "type_identifier":
-                guard let rules = rulesByComponent[node.text], !Self.isCutOutOfALongerWord(node.byteRange, in: tree.source.bytes) else { return false }
+                guard let rules = rulesByComponent[node.text], SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) else { return false }
                 // Inside a region the parser could not read, the tree is a guess: report what looks like a
                 // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
                 let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
@@ -293,16 +167,15 @@ public struct RuleEngine: Sendable {
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
-            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, nameIndex: nameIndex)
+            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, hints: hints ?? .everything)
         )
     }
 
-    /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds its
-    /// name index leaves possible.
-    private func rotationFacts(tree: Tree, file: String, nameIndex: FileNameIndex?) -> RotationFacts {
-        let hints = nameIndex.map { RotationFacts.Hints($0, displayCalls: displayCallWords) } ?? .everything
-        return RotationFacts(tree: tree, file: file, displayCalls: displayCalls,
-                             walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(displayCalls: displayCalls, hints: hints) : nil, hints: hints)
+    /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds
+    /// `hints` leave possible.
+    private func rotationFacts(tree: Tree, file: String, hints: RotationFacts.Hints) -> RotationFacts {
+        RotationFacts(tree: tree, file: file, displayCalls: displayCalls,
+                      walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(displayCalls: displayCalls, hints: hints) : nil, hints: hints)
     }
 
     /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.

@@ -58,7 +58,7 @@ struct UsageMatcher {
     private func modifier(appliedTo expression: Node) -> SwiftModifier? {
         guard let navigation = parent(of: expression), navigation.type == "navigation_expression",
               navigation.child(byField: "target") == expression, let outer = parent(of: navigation) else { return nil }
-        return SwiftSyntax.modifier(navigation: navigation, outer: outer)
+        return SwiftExpressions.modifier(navigation: navigation, outer: outer)
     }
 
     private func matchKnown(_ identifier: Node) -> Candidate? {
@@ -180,7 +180,7 @@ struct UsageMatcher {
             var size = sizeSource.defaultSize
             if let name = sizeSource.argument, let index = call.arguments.firstIndex(where: { $0.label == name }) {
                 consumed.insert(index)
-                if let points = SwiftSyntax.numericValue(of: call.arguments[index].value), let nearest = sizes.nearest(to: points) {
+                if let points = SwiftExpressions.numericValue(of: call.arguments[index].value), let nearest = sizes.nearest(to: points) {
                     size = nearest
                 } else {
                     lower(to: .unsafe, "the size \(call.arguments[index].value.text) is not a number: .\(size) assumed")
@@ -221,7 +221,7 @@ struct UsageMatcher {
     /// `task.progress`, `uploadProgress`, `Progress(totalUnitCount: 5)`: a `Progress` object, not a label.
     static func readsLikeProgress(_ value: Node) -> Bool {
         if value.type == "call_expression" { return SwiftCall(value)?.calleeName == "Progress" }
-        guard let name = SwiftSyntax.lastName(of: value) else { return false }
+        guard let name = SwiftExpressions.lastName(of: value) else { return false }
         let lower = name.lowercased()
         let labelSuffixes = ["label", "title", "text", "message", "string", "caption"]
         return lower.contains("progress") && !labelSuffixes.contains(where: lower.hasSuffix)
@@ -253,8 +253,8 @@ struct UsageMatcher {
     }
 
     private func labelFromExpression(_ value: Node, unlabelled: Bool, lower: (FixClass, String) -> Void) -> String {
-        if SwiftSyntax.isPlainStringLiteral(value) { return value.text }
-        if SwiftSyntax.isStringLiteral(value) {
+        if SwiftExpressions.isPlainStringLiteral(value) { return value.text }
+        if SwiftExpressions.isStringLiteral(value) {
             lower(.unsafe, "the label \(value.text) is not one plain string literal")
         } else if unlabelled, rule.determinate?.progressLikeArgument == true, !Self.readsLikeLocalizedText(value) {
             lower(.unsafe, "cannot tell whether \(value.text) is a label or a Progress: check it is text")
@@ -275,13 +275,13 @@ struct UsageMatcher {
     }
 
     private func labelFromClosure(_ closure: Node, lower: (FixClass, String) -> Void) -> String? {
-        guard let expression = SwiftSyntax.singleExpression(of: closure), let text = SwiftCall(expression),
+        guard let expression = SwiftExpressions.singleExpression(of: closure), let text = SwiftCall(expression),
               text.calleeName == "Text", text.arguments.count == 1, text.arguments[0].label == nil, text.trailingClosures.isEmpty else {
             lower(.unsafe, "the label view is not one Text: it is dropped")
             return nil
         }
         let value = text.arguments[0].value
-        if SwiftSyntax.isPlainStringLiteral(value) { return value.text }
+        if SwiftExpressions.isPlainStringLiteral(value) { return value.text }
         lower(.unsafe, "the label \(value.text) is not one plain string literal")
         return value.text
     }
@@ -311,15 +311,15 @@ struct UsageMatcher {
                 let extras = arguments.dropFirst()
                 guard let first = arguments.first, first.label == nil, extras.allSatisfy({ $0.label == "anchor" }), extras.count <= 1,
                       modifier.call.trailingClosures.isEmpty,
-                      let scale = SwiftSyntax.numericValue(of: first.value), let sizes else { return chain }
+                      let scale = SwiftExpressions.numericValue(of: first.value), let sizes else { return chain }
                 chain.size = scale < 1 ? sizes.scaleBelowOne : sizes.scaleOtherwise
             case "controlSize":
                 guard arguments.count == 1, arguments[0].label == nil, arguments[0].value.type == "prefix_expression",
-                      let name = SwiftSyntax.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
+                      let name = SwiftExpressions.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
                 chain.size = size
             case rule.style?.modifier:
                 guard let style = rule.style, arguments.count == 1,
-                      let name = SwiftSyntax.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
+                      let name = SwiftExpressions.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
             default:
                 break
             }
@@ -347,9 +347,9 @@ struct UsageMatcher {
             // A style set where the view is used elsewhere cannot be seen from here: stop at the declaration.
             if Self.styleBoundaries.contains(ancestor.type) { return nil }
             if ancestor.type == "navigation_expression", ancestor.child(byField: "target") == child, index + 1 < chain.count,
-               let modifier = SwiftSyntax.modifier(navigation: ancestor, outer: chain[index + 1]), modifier.name == check.modifier {
+               let modifier = SwiftExpressions.modifier(navigation: ancestor, outer: chain[index + 1]), modifier.name == check.modifier {
                 guard let argument = modifier.call.arguments.first?.value else { return nil }
-                let name = SwiftSyntax.valueName(of: argument) ?? argument.text
+                let name = SwiftExpressions.valueName(of: argument) ?? argument.text
                 return AppliedStyle(text: argument.text, name: name, isSpinner: check.spinnerStyles.contains(name))
             }
             child = ancestor

@@ -1,3 +1,6 @@
+// ChildProcess: runs a program (git) and collects its output and status, without Foundation's
+// polling. It must not know what git is asked.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,8 @@
+// LoadAuditCLI: the command line, the outermost edge. It owns the arguments (swift-argument-parser),
+// the help text, rendering results to the terminal, the one atomic writer (AtomicWriter: fixed
+// sources, reports, baselines) and the exit codes. It must not decide findings or run the steps
+// itself: it builds an `Audit` from the options, calls `scan` or `fix`, and shows what comes back.
+
 import ArgumentParser
 import Audit
 import AuditModel

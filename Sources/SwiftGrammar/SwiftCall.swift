@@ -48,13 +48,13 @@ public struct SwiftCall {
     public var unlabelledArguments: [CallArgument] { arguments.filter { $0.label == nil } }
 
     /// The called name: `Text` for `Text(...)` and for `SwiftUI.Text(...)`.
-    public var calleeName: String? { SwiftSyntax.lastName(of: callee) }
+    public var calleeName: String? { SwiftExpressions.lastName(of: callee) }
 
     /// The called name of a `call_expression` without taking its arguments apart: for the walks that
     /// look at every call and keep few (`SwiftCall(node)` succeeds too, when it has arguments).
     public static func calleeName(of node: Node) -> String? {
         guard node.type == "call_expression", let callee = node.namedChild(at: 0) else { return nil }
-        return SwiftSyntax.lastName(of: callee)
+        return SwiftExpressions.lastName(of: callee)
     }
 
     /// Most labels have no blanks around them: Foundation's trimming is only asked when one has.
@@ -71,7 +71,8 @@ public struct SwiftModifier {
     public let navigation: Node
 }
 
-public enum SwiftSyntax {
+/// What expressions are: the modifier applied to one, the last name of a callee, a single expression.
+public enum SwiftExpressions {
     /// The modifier applied directly to `expression`, if `expression` is the receiver of `.name(...)`.
     public static func modifier(appliedTo expression: Node) -> SwiftModifier? {
         guard let navigation = expression.parent, navigation.type == "navigation_expression",

@@ -1,3 +1,7 @@
+// SwiftGrammar: what the Swift grammar's nodes mean (calls, arguments, modifier chains, literals,
+// imports, declarations, syntax errors and the grammar's known gaps) and what a word is in Swift
+// source (SwiftWords). It must not know about rules or findings.
+
 import TreeSitter
 
 /// A syntax error in a file: where it is, and whether it is a real error or a known gap of the grammar.

@@ -1,3 +1,7 @@
+// TreeSitter: the only code that touches tree-sitter's C API: a memory-safe parser, tree, node and
+// cursor, source text with positions, and the per-thread parse arena. It must not know Swift's
+// grammar beyond loading it, nor anything of loadaudit's rules.
+
 import CParseArena
 import CTreeSitter
 

@@ -2,6 +2,7 @@ import AuditModel
 import AuditReport
 import AuditRules
 import AuditScan
+import AuditSelect
 import Foundation
 import LoadAuditTestSupport
 import TreeSitter
@@ -346,7 +347,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: file.lastPathComponent)
             XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], file.path)
-            if !engine.isRelevantOnSight(nameIndex, bytes: bytes) {
+            if !FileSelector(engine).isRelevantOnSight(nameIndex, bytes: bytes) {
                 XCTAssertEqual(Self.reportable(analysis), [], file.path)
                 unparsed += 1
             }
@@ -361,7 +362,7 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// follows it) must be plain text whose parse holds nothing to report and no rotation fact: no
     /// string array, text property, timed assignment or display. Whether it was.
     static func checkGlance(_ engine: RuleEngine, _ bytes: [UInt8], _ parser: Parser, _ path: String) throws -> Bool {
-        guard engine.isIrrelevantByItsWords(bytes) else { return false }
+        guard FileSelector(engine).isIrrelevantByItsWords(bytes) else { return false }
         let nameIndex = FileNameIndex(bytes: bytes)
         XCTAssertNil(nameIndex.firstInvalidUTF8Offset, path)
         XCTAssertNil(nameIndex.firstNULOffset, path)
@@ -429,8 +430,8 @@ final class PrefilterAndCacheTests: XCTestCase {
             let nameIndex = FileNameIndex(bytes: bytes)
             guard nameIndex.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
-            let skipped = skipping.analyze(tree: tree, file: name, nameIndex: nameIndex)
-            let walked = whole.analyze(tree: tree, file: name, nameIndex: nameIndex)
+            let skipped = skipping.analyze(tree: tree, file: name, hints: FileSelector(skipping).hints(for: nameIndex))
+            let walked = whole.analyze(tree: tree, file: name, hints: FileSelector(whole).hints(for: nameIndex))
             XCTAssertEqual(skipped.candidates.map(\.finding), walked.candidates.map(\.finding), name)
             XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.module }, walked.candidates.map { $0.moduleCheck?.module }, name)
             XCTAssertEqual(skipped.candidates.map { $0.moduleCheck?.fileImports }, walked.candidates.map { $0.moduleCheck?.fileImports }, name)
@@ -464,7 +465,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             let tree = try parser.parse(SourceText(bytes: bytes))
             let analysis = engine.analyze(tree: tree, file: path)
             XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], path)
-            if !engine.isRelevantOnSight(nameIndex, bytes: bytes) { XCTAssertEqual(Self.reportable(analysis), [], path) }
+            if !FileSelector(engine).isRelevantOnSight(nameIndex, bytes: bytes) { XCTAssertEqual(Self.reportable(analysis), [], path) }
             checked += 1
         }
         print("checked the nameIndexes of \(checked) files under \(root), \(screenedOut) of them irrelevant by the word screen")

@@ -1,6 +1,7 @@
 import Audit
 import AuditModel
 import AuditRules
+import AuditSelect
 import AuditScan
 import Foundation
 import SwiftGrammar

@@ -1,3 +1,5 @@
+import SwiftGrammar
+
 /// The names a file uses in code, apart from those it only mentions in comments and string literals:
 /// `// replaces the old ProgressView` or `Text("ProgressView")` hold no use of `ProgressView`.
 ///
@@ -163,7 +165,7 @@ enum CodeScanner {
         /// How far the tokens read so far go into a declaration's type annotation (`var name: Type`).
         var annotation = Annotation.none
         // Instance copies of the tables: a static costs a `swift_once` check on every byte.
-        let isName = Lexer.isNameByte
+        let isName = SwiftWords.isNameByte
         let isOperator = CodeScanner.isOperatorByte
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte

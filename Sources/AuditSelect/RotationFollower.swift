@@ -4,6 +4,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AuditRules
+import SwiftGrammar
 import TreeSitter
 
 /// Decides, round after round, which unparsed files the rotating-text rules still need, from the
@@ -209,7 +211,7 @@ public struct RotationFollower: Sendable {
         /// with `memchr`. Two names of one hash only make the answer wider.
         static func mayDeclareACase(named names: Set<UInt64>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let base = bytes.baseAddress else { return false }
-            let isName = Lexer.isNameByte
+            let isName = SwiftWords.isNameByte
             let count = bytes.count
             var from = 0
             while from < count, let found = memchr(base + from, Int32(UInt8(ascii: "c")), count - from) {

@@ -1,4 +1,5 @@
-@testable import AuditRules
+@testable import AuditSelect
+import AuditRules
 import Foundation
 import XCTest
 

@@ -1,3 +1,4 @@
+import SwiftGrammar
 import CWordStarts
 import Foundation
 
@@ -205,7 +206,7 @@ struct WordSieve: Sendable {
     /// A letter, `_`, or a byte of a multi-byte character: a name byte that is no digit (the C
     /// helper's word bytes). Before a word, such a byte makes it no whole word.
     static func startsAWord(_ byte: UInt8) -> Bool {
-        Lexer.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
+        SwiftWords.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
     }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
@@ -213,7 +214,7 @@ struct WordSieve: Sendable {
         guard end <= bytes.count else { return false }
         for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
         if start > 0, startsAWord(bytes[start - 1]) { return false }
-        return end == bytes.count || !Lexer.isNameByte[Int(bytes[end])]
+        return end == bytes.count || !SwiftWords.isNameByte[Int(bytes[end])]
     }
 
     /// Whether the bytes are UTF-8 with no NUL byte: eight ASCII bytes at a time, the lexer's check

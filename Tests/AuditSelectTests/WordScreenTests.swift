@@ -1,15 +1,16 @@
+@testable import AuditSelect
 @testable import AuditRules
 import LoadAuditTestSupport
 import XCTest
 
-/// `RuleEngine.isIrrelevantByItsWords` lets the scanner skip the lexer: it may say "irrelevant" only
+/// `FileSelector.isIrrelevantByItsWords` lets the scanner skip the lexer: it may say "irrelevant" only
 /// where the name index would say neither "relevant on sight" nor "may be followed", and only for valid
 /// UTF-8 with no NUL byte (the name index reports the others).
 final class WordScreenTests: XCTestCase {
     private let engine = RuleEngine(ruleSet: .builtIn())
 
     private func wordScreen(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
-        (engine ?? self.engine).isIrrelevantByItsWords(Array(text.utf8))
+        FileSelector(engine ?? self.engine).isIrrelevantByItsWords(Array(text.utf8))
     }
 
     func testFilesWithoutAnyAskedWordAreIrrelevant() {
@@ -57,7 +58,7 @@ final class WordScreenTests: XCTestCase {
 
     /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
     func testEveryWordIsSeenAtEveryOffset() {
-        let words = engine.triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
+        let words = FileSelector(engine).triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
         for word in words {
             for offset in 0..<6 {
                 let before = String(repeating: " ", count: offset)
@@ -92,12 +93,12 @@ final class WordScreenTests: XCTestCase {
     }
 
     func testBytesThatAreNotPlainTextAreLeftToTheSignature() {
-        XCTAssertFalse(engine.isIrrelevantByItsWords([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
-        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
+        XCTAssertFalse(FileSelector(engine).isIrrelevantByItsWords([0x6C, 0x65, 0x74, 0x20, 0xFF, 0x0A]))
+        XCTAssertFalse(FileSelector(engine).isIrrelevantByItsWords(Array("let a = 1\n".utf8) + [0] + Array("let b = 2\n".utf8)))
         // Invalid sequences past the eight-byte fast path, and a truncated one at the end.
-        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let longerName = 1 //".utf8) + [0xC3]))
-        XCTAssertFalse(engine.isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0xA0, 0x80]))
-        XCTAssertTrue(engine.isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0x9F, 0xBF]))
+        XCTAssertFalse(FileSelector(engine).isIrrelevantByItsWords(Array("let longerName = 1 //".utf8) + [0xC3]))
+        XCTAssertFalse(FileSelector(engine).isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0xA0, 0x80]))
+        XCTAssertTrue(FileSelector(engine).isIrrelevantByItsWords(Array("let longerName = 1 // ".utf8) + [0xED, 0x9F, 0xBF]))
     }
 
     func testTheWordsComeFromTheRules() throws {
@@ -132,7 +133,7 @@ final class WordScreenTests: XCTestCase {
     /// by neighbours in byte order).
     func testTheFingerprintsPassOverNoWordStart() throws {
         let displayCalls: Set<String> = ["Text", "Label"]
-        let builtIn = engine.triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls)
+        let builtIn = FileSelector(engine).triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls)
         try checkFingerprints(groups: builtIn, setAside: [RotationFollower.textEnumNames], lookAlikes: [
             "TextField", "Texts", "asleep", "sleepy", "public", "publisher", "async", "asyncAfterDelay", "enumerated", "switches",
             "ProgressViewStyle", "Progress", "Loading", "LoadingView", "UIActivity", "Timers", "onReceived", "scheduled", "_export",

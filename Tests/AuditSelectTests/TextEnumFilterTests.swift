@@ -1,4 +1,5 @@
-@testable import AuditRules
+@testable import AuditSelect
+import AuditRules
 import XCTest
 
 /// Files whose only asked words are `enum` and `switch` get their name index after the first pass,

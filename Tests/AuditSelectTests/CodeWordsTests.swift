@@ -1,3 +1,4 @@
+@testable import AuditSelect
 import AuditRules
 import TreeSitter
 import XCTest
@@ -194,13 +195,22 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(engine.isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
+            XCTAssertFalse(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(engine.isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
+            XCTAssertTrue(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
         }
+    }
+
+    /// A file whose only trace of loadaudit is a suppression in a block comment is parsed: an unused
+    /// suppression must still be reported (AuditRulesTests checks the report).
+    func testASuppressionInABlockCommentMakesTheFileWorthParsing() {
+        let bytes = Array("import SwiftUI\n/* loadaudit:ignore themed-spinner */\nlet x = 1\n".utf8)
+        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes))
+        let plain = Array("import SwiftUI\n/* ignore themed-spinner */\nlet x = 1\n".utf8)
+        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: plain), bytes: plain))
     }
 }
