@@ -60,14 +60,15 @@ public struct FixPlanner {
     /// Plans the fix of the files under `paths`, judged with the facts of the project folder `root`
     /// around them (see `ProjectScanner.scanFiles`).
     public func plan(_ paths: [String], within root: String? = nil) throws -> Plan {
-        let (scan, scanned) = try scanner.scanFiles(paths, within: root, keepSources: true)
-        let context = ProjectContext(scanned.map(\.analysis))
+        let (scan, scanned, context) = try scanner.scanFiles(paths, within: root, keepSources: true)
+        let findingsByFile = Dictionary(grouping: scan.findings, by: \.file)
         var toFix: [(file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding])] = []
         var remaining: [Finding] = []
-        // Every file read gives the context its facts; only those asked for are fixed.
+        // Every file read gave the context its facts; only those asked for are fixed, starting from
+        // the scan's findings (resolved in that context).
         for file in scanned where file.inScope {
             guard let source = file.source else { continue }
-            let findings = scanner.engine.resolve(file.analysis, in: context)
+            let findings = findingsByFile[file.reference.displayPath] ?? []
             guard findings.contains(where: isApplicable) else {
                 remaining += findings
                 continue

@@ -187,11 +187,16 @@ public struct RuleEngine: Sendable {
 
     /// Settles the candidates of all files against each other and returns the findings in report order.
     public func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
+        resolveWithContext(analyses).findings
+    }
+
+    /// `resolve`, with the project context it built: a fix judges its rewrites against it.
+    public func resolveWithContext(_ analyses: [FileAnalysis]) -> (findings: [Finding], context: ProjectContext) {
         // Only the files that can matter: going through every empty analysis of a large tree took
         // milliseconds on the thread the report waits for.
         let contributing = analyses.filter { !$0.contributesNothing }
         let context = ProjectContext(contributing)
-        return contributing.flatMap { resolve($0, in: context) }.sorted(by: Finding.reportOrder)
+        return (contributing.flatMap { resolve($0, in: context) }.sorted(by: Finding.reportOrder), context)
     }
 
     /// The findings of one file after its suppression comments, plus one `unused-suppression` finding

@@ -43,7 +43,7 @@ public struct ProjectScanner {
     }
 
     public func scan(_ paths: [String], within root: String? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> ScanResult {
-        let (result, files) = try scanFiles(paths, within: root, keepSources: false, progress: progress)
+        let (result, files, _) = try scanFiles(paths, within: root, keepSources: false, progress: progress)
         Self.releaseInBackground(files)
         return result
     }
@@ -70,7 +70,8 @@ public struct ProjectScanner {
     }
 
     /// Scans and, with `keepSources`, keeps each file's analysis and the text of the files that have
-    /// candidate findings, for a fix (without it, `files` is empty).
+    /// candidate findings, for a fix (without it, `files` is empty); with the project context the
+    /// findings were resolved in.
     ///
     /// The steps: discover the files (`SourceDiscovery`, a walk beside the first pass); the first pass
     /// reads every file and parses those the select step (`FileSelector`) finds relevant on sight;
@@ -83,7 +84,7 @@ public struct ProjectScanner {
     /// facts from every file count, and what is reported keeps to `paths` (see `SourceDiscovery`).
     public func scanFiles(
         _ paths: [String], within root: String? = nil, keepSources: Bool, progress: ((Int, Int) -> Void)? = nil
-    ) throws -> (result: ScanResult, files: [ScannedFile]) {
+    ) throws -> (result: ScanResult, files: [ScannedFile], context: ProjectContext) {
         let clock = ScanClock()
         let inputs = try root.flatMap { try discovery.resolve(paths, within: $0) } ?? discovery.resolve(paths)
         let read = readEveryFile(inputs, clock: clock, progress: progress)
@@ -92,7 +93,7 @@ public struct ProjectScanner {
         followRotatingText(files, &outcomes, clock: clock)
         let collected = collect(files, outcomes, inputs: inputs, walkProblems: read.walkProblems, keepSources: keepSources)
         trace?("rounds done at \(clock.elapsed())")
-        var findings = engine.resolve(collected.analyses)
+        var (findings, context) = engine.resolveWithContext(collected.analyses)
         if root != nil {
             let paths = Self.absolutePaths(of: findings, in: files)
             findings.removeAll { !inputs.isInScope(paths[$0.file] ?? inputs.absolutePath(ofDisplayed: $0.file)) }
@@ -111,7 +112,7 @@ public struct ProjectScanner {
         )
         trace?("findings resolved at \(clock.elapsed())")
         Self.releaseInBackground(outcomes)
-        return (result, collected.scannedFiles)
+        return (result, collected.scannedFiles, context)
     }
 
     /// Milliseconds since the scan started, for the trace.
