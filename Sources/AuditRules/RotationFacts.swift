@@ -102,84 +102,111 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// the subtrees that hold none of them; nil walks the whole tree.
     init(tree: Tree, file: String, displayCalls: Set<String>, walkWords: [[UInt8]]?, hints: Hints = .everything) {
         guard !hints.isEmpty else { return }
-        let source = tree.source
-        func place(_ name: String, _ node: Node) -> Place {
-            let position = node.startPosition
-            return Place(name: name, file: file, line: position.line, column: position.column)
-        }
-        var publishers: [String: Place] = [:]
-        var clockBodies: [(body: Node, clock: Place)] = []
-        var sleeps: [(node: Node, ancestors: [Node])] = []
-        var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
-
-        let wordOffsets = walkWords.map { WordOffsets(source, words: $0) } ?? .everywhere
+        var clocks = ClockSites()
+        let wordOffsets = walkWords.map { WordOffsets(tree.source, words: $0) } ?? .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
-                // Error recovery can make a declaration of broken code (`valet tips = [...]`: an error
-                // inside it, or an error `va` before it and a clean `let` cut out of the word,
-                // fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed code counts, which
-                // is also what the prefilter's lexer can vouch for.
-                guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node) else { return true }
-                let enumBody = path.last(where: { $0.type == "enum_class_body" })
-                if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
-                    if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(place(name, node)) }
-                    if value.text.contains("Timer.publish") {
-                        var publish: Node?
-                        value.walk { inner in
-                            if publish == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "publish" { publish = inner }
-                            return publish == nil
-                        }
-                        publishers[name] = place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value)
-                    }
-                }
-                if hints.textEnums, let enumBody, Self.isTextProperty(node),
-                   let bodyIndex = path.lastIndex(where: { $0 == enumBody }), bodyIndex > 0,
-                   path[bodyIndex - 1].child(byField: "declaration_kind").map(Self.isWholeWord) ?? false {
-                    // (An `enum` cut out of a longer word, `fooenum Phase {`, is broken code: no evidence.)
-                    textProperties.append(TextProperty(place: place(name, node), cases: Self.enumCases(in: enumBody)))
-                }
-                return true
+                noteProperty(node, path: path, file: file, hints: hints, publishers: &clocks.publishers)
             case "call_expression":
-                // Most calls are neither a clock nor a display: their arguments need not be taken apart.
-                let callee = SwiftCall.calleeName(of: node) ?? ""
-                guard Self.clockCallees.contains(callee) || displayCalls.contains(callee), let call = SwiftCall(node) else { return true }
-                let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
-                switch callee {
-                case "scheduledTimer", "asyncAfter":
-                    for closure in closures { clockBodies.append((closure, place(callee, node))) }
-                case "sleep":
-                    sleeps.append((node, path.reversed()))
-                case "onReceive":
-                    if let argument = call.arguments.first?.value { onReceives.append((argument, closures, node)) }
-                default:
-                    if displayCalls.contains(callee), !node.hasError, let argument = call.arguments.first, argument.label == nil,
-                       let shown = Self.shown(argument.value, place: place) {
-                        let end = node.endPosition
-                        let snippet = source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-                        displays.append(Display(place: place(callee, node), endLine: end.line, endColumn: end.column,
-                                                startByte: node.startByte, endByte: node.endByte, shown: shown,
-                                                scope: SwiftDeclarations.scopePath(ancestors: path.reversed()), snippet: String(snippet.prefix(120))))
-                    }
-                }
-                return true
+                noteCall(node, path: path, file: file, displayCalls: displayCalls, clocks: &clocks)
             default:
-                return true
+                break
             }
+            return true
         })
-        for receive in onReceives {
-            let argument = receive.argument
-            let publisher = SwiftExpressions.lastName(of: argument).flatMap { publishers[$0] }
-            guard argument.text.contains("Timer.publish") || publisher != nil else { continue }
-            for closure in receive.closures { clockBodies.append((closure, publisher ?? place("Timer.publish", argument))) }
+        noteTimedAssignments(in: clocks.bodies(file: file), file: file)
+        keepOnlyPlainNames()
+    }
+
+    /// Where a file's clocks are, as its walk finds them; `bodies` tells the code each one runs.
+    private struct ClockSites {
+        /// `let ticks = Timer.publish(...)`: the property's name, and where the publisher is made.
+        var publishers: [String: Place] = [:]
+        /// A closure a clock runs (`scheduledTimer`, `asyncAfter`), with the clock.
+        var closures: [(body: Node, clock: Place)] = []
+        var sleeps: [(node: Node, ancestors: [Node])] = []
+        var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
+
+        /// The code each clock runs: the closures; an `onReceive`'s closures when it receives a
+        /// `Timer.publish` (in place, or a property holding one); the loop around a sleep, or else
+        /// the body it is in.
+        func bodies(file: String) -> [(body: Node, clock: Place)] {
+            var bodies = closures
+            for receive in onReceives {
+                let argument = receive.argument
+                let publisher = SwiftExpressions.lastName(of: argument).flatMap { publishers[$0] }
+                guard argument.text.contains("Timer.publish") || publisher != nil else { continue }
+                for closure in receive.closures { bodies.append((closure, publisher ?? RotationFacts.place("Timer.publish", argument, file))) }
+            }
+            for sleep in sleeps {
+                let loop = sleep.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
+                let body = loop ?? sleep.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
+                if let body { bodies.append((body, RotationFacts.place("Task.sleep", sleep.node, file))) }
+            }
+            return bodies
         }
-        // Code after a sleep runs on a clock: the loop around the sleep, or else the body it is in.
-        for sleep in sleeps {
-            let loop = sleep.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
-            let body = loop ?? sleep.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
-            if let body { clockBodies.append((body, place("Task.sleep", sleep.node))) }
+    }
+
+    static func place(_ name: String, _ node: Node, _ file: String) -> Place {
+        let position = node.startPosition
+        return Place(name: name, file: file, line: position.line, column: position.column)
+    }
+
+    /// A property: a string array, a `Timer.publish` kept for `onReceive`, a text enum's property.
+    private mutating func noteProperty(_ node: Node, path: [Node], file: String, hints: Hints, publishers: inout [String: Place]) {
+        // Error recovery can make a declaration of broken code (`valet tips = [...]`: an error
+        // inside it, or an error `va` before it and a clean `let` cut out of the word,
+        // fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed code counts, which
+        // is also what the prefilter's lexer can vouch for.
+        guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node) else { return }
+        let enumBody = path.last(where: { $0.type == "enum_class_body" })
+        if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
+            if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(Self.place(name, node, file)) }
+            if value.text.contains("Timer.publish") {
+                var publish: Node?
+                value.walk { inner in
+                    if publish == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "publish" { publish = inner }
+                    return publish == nil
+                }
+                publishers[name] = Self.place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value, file)
+            }
         }
+        if hints.textEnums, let enumBody, Self.isTextProperty(node),
+           let bodyIndex = path.lastIndex(where: { $0 == enumBody }), bodyIndex > 0,
+           path[bodyIndex - 1].child(byField: "declaration_kind").map(Self.isWholeWord) ?? false {
+            // (An `enum` cut out of a longer word, `fooenum Phase {`, is broken code: no evidence.)
+            textProperties.append(TextProperty(place: Self.place(name, node, file), cases: Self.enumCases(in: enumBody)))
+        }
+    }
+
+    /// A call: a clock (kept for later: what it runs is known once the walk is done) or a display.
+    private mutating func noteCall(_ node: Node, path: [Node], file: String, displayCalls: Set<String>, clocks: inout ClockSites) {
+        // Most calls are neither a clock nor a display: their arguments need not be taken apart.
+        let callee = SwiftCall.calleeName(of: node) ?? ""
+        guard Self.clockCallees.contains(callee) || displayCalls.contains(callee), let call = SwiftCall(node) else { return }
+        let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
+        switch callee {
+        case "scheduledTimer", "asyncAfter":
+            for closure in closures { clocks.closures.append((closure, Self.place(callee, node, file))) }
+        case "sleep":
+            clocks.sleeps.append((node, path.reversed()))
+        case "onReceive":
+            if let argument = call.arguments.first?.value { clocks.onReceives.append((argument, closures, node)) }
+        default:
+            guard displayCalls.contains(callee), !node.hasError, let argument = call.arguments.first, argument.label == nil,
+                  let shown = Self.shown(argument.value, place: { Self.place($0, $1, file) }) else { return }
+            let end = node.endPosition
+            let snippet = node.tree.source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            displays.append(Display(place: Self.place(callee, node, file), endLine: end.line, endColumn: end.column,
+                                    startByte: node.startByte, endByte: node.endByte, shown: shown,
+                                    scope: SwiftDeclarations.scopePath(ancestors: path.reversed()), snippet: String(snippet.prefix(120))))
+        }
+    }
+
+    /// The assignments in the code the clocks run, each once: what they assign, what they read.
+    private mutating func noteTimedAssignments(in clockBodies: [(body: Node, clock: Place)], file: String) {
         var seen = Set<String>()
         for (body, clock) in clockBodies {
             body.walk { node in
@@ -193,14 +220,13 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 let key = "\(state)@\(node.startByte)"
                 if seen.insert(key).inserted {
                     var assignment = TimedAssignment(state: state, clock: clock, readsNames: reads)
-                    assignment.random = Self.randomElementCall(in: result).map { place("randomElement", $0) }
+                    assignment.random = Self.randomElementCall(in: result).map { Self.place("randomElement", $0, file) }
                     assignment.assignedCase = Self.caseName(result)
                     timedAssignments.append(assignment)
                 }
                 return true
             }
         }
-        keepOnlyPlainNames()
     }
 
     static let clockCallees: Set<String> = ["scheduledTimer", "asyncAfter", "sleep", "onReceive"]

@@ -124,58 +124,15 @@ enum RuleSetLoader {
             throw reader.error(componentNode, "component '\(component)' is a new or kept component, which is never reported")
         }
         let fix = try fields["fix"].map { try reader.enumValue($0, "fix", as: FixClass.self) } ?? .manual
-        var replacement: ReplacementTemplate?
-        if let replacementNode = fields["replacement"] {
-            do {
-                replacement = try ReplacementTemplate(try reader.nonEmptyString(replacementNode, "replacement"))
-            } catch let error as ReplacementTemplate.SyntaxError {
-                throw reader.error(replacementNode, "replacement: \(error.problem)")
-            }
-        }
+        let replacement = try fields["replacement"].map { try readReplacement($0, reader) }
         if fix != .manual, replacement == nil {
             throw reader.error(fields["fix"] ?? node, "rule '\(id)' has fix '\(fix.rawValue)' but no replacement; give one or use fix: manual")
         }
         let size = try fields["size"].map { try readSize($0, reader) }
         let label = try fields["label"].map { try readLabel($0, reader) }
-        if let replacement {
-            if replacement.placeholders.contains(.size) {
-                guard size != nil else { throw reader.error(fields["replacement"], "replacement uses {size} but the rule has no 'size' section") }
-                guard let sizes else { throw reader.error(fields["replacement"], "replacement uses {size} but the file has no 'sizes' table") }
-                if let defaultSize = size?.defaultSize, !sizes.names.contains(defaultSize) {
-                    throw reader.error(fields["size"], "size default '\(defaultSize)' is not one of the sizes: \(sizes.points.map(\.name).joined(separator: ", "))")
-                }
-            }
-            if replacement.placeholders.contains(.label), label == nil {
-                throw reader.error(fields["replacement"], "replacement uses {label} but the rule has no 'label' section")
-            }
-        }
-        var determinate: DeterminateForms?
-        if let determinateNode = fields["determinate"] {
-            let parts = try reader.mapping(determinateNode, "determinate", allowed: ["arguments", "progress-like-argument"])
-            determinate = DeterminateForms(
-                arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
-                progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
-            )
-        }
-        var style: StyleCheck?
-        if let styleNode = fields["style"] {
-            let parts = try reader.mapping(styleNode, "style", allowed: ["modifier", "spinner-styles", "spinning-style-names"])
-            guard let modifierNode = parts["modifier"] else { throw reader.error(styleNode, "style needs 'modifier'") }
-            var spinning: NSRegularExpression?
-            if let patternNode = parts["spinning-style-names"] {
-                let pattern = try reader.nonEmptyString(patternNode, "spinning-style-names")
-                do {
-                    spinning = try NSRegularExpression(pattern: pattern)
-                } catch {
-                    throw reader.error(patternNode, "spinning-style-names is not a valid regular expression: \(pattern)")
-                }
-            }
-            style = StyleCheck(
-                modifier: try reader.nonEmptyString(modifierNode, "style modifier"),
-                spinnerStyles: Set(try parts["spinner-styles"].map { try reader.stringList($0, "spinner-styles") } ?? []),
-                spinningStyleName: spinning
-            )
-        }
+        if let replacement { try checkPlaceholders(replacement, size: size, label: label, sizes: sizes, fields: fields, reader) }
+        let determinate = try fields["determinate"].map { try readDeterminate($0, reader) }
+        let style = try fields["style"].map { try readStyle($0, reader) }
         return Rule(
             id: id,
             component: component,
@@ -193,6 +150,58 @@ enum RuleSetLoader {
             style: style,
             origin: "\(reader.file):\(node.mark?.line ?? 0)",
             helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
+        )
+    }
+
+    private static func readReplacement(_ node: Node, _ reader: YAMLReader) throws -> ReplacementTemplate {
+        do {
+            return try ReplacementTemplate(try reader.nonEmptyString(node, "replacement"))
+        } catch let error as ReplacementTemplate.SyntaxError {
+            throw reader.error(node, "replacement: \(error.problem)")
+        }
+    }
+
+    /// A replacement's `{size}` needs the rule's `size` section and the file's `sizes` table (with its
+    /// default among them); `{label}` needs a `label` section.
+    private static func checkPlaceholders(
+        _ replacement: ReplacementTemplate, size: SizeSource?, label: LabelSource?, sizes: SpinnerSizes?, fields: [String: Node], _ reader: YAMLReader
+    ) throws {
+        if replacement.placeholders.contains(.size) {
+            guard size != nil else { throw reader.error(fields["replacement"], "replacement uses {size} but the rule has no 'size' section") }
+            guard let sizes else { throw reader.error(fields["replacement"], "replacement uses {size} but the file has no 'sizes' table") }
+            if let defaultSize = size?.defaultSize, !sizes.names.contains(defaultSize) {
+                throw reader.error(fields["size"], "size default '\(defaultSize)' is not one of the sizes: \(sizes.points.map(\.name).joined(separator: ", "))")
+            }
+        }
+        if replacement.placeholders.contains(.label), label == nil {
+            throw reader.error(fields["replacement"], "replacement uses {label} but the rule has no 'label' section")
+        }
+    }
+
+    private static func readDeterminate(_ node: Node, _ reader: YAMLReader) throws -> DeterminateForms {
+        let parts = try reader.mapping(node, "determinate", allowed: ["arguments", "progress-like-argument"])
+        return DeterminateForms(
+            arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
+            progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
+        )
+    }
+
+    private static func readStyle(_ node: Node, _ reader: YAMLReader) throws -> StyleCheck {
+        let parts = try reader.mapping(node, "style", allowed: ["modifier", "spinner-styles", "spinning-style-names"])
+        guard let modifierNode = parts["modifier"] else { throw reader.error(node, "style needs 'modifier'") }
+        var spinning: NSRegularExpression?
+        if let patternNode = parts["spinning-style-names"] {
+            let pattern = try reader.nonEmptyString(patternNode, "spinning-style-names")
+            do {
+                spinning = try NSRegularExpression(pattern: pattern)
+            } catch {
+                throw reader.error(patternNode, "spinning-style-names is not a valid regular expression: \(pattern)")
+            }
+        }
+        return StyleCheck(
+            modifier: try reader.nonEmptyString(modifierNode, "style modifier"),
+            spinnerStyles: Set(try parts["spinner-styles"].map { try reader.stringList($0, "spinner-styles") } ?? []),
+            spinningStyleName: spinning
         )
     }
 
