@@ -252,7 +252,7 @@ public struct ClockBodyNames: Sendable, Equatable {
             case (.afterDot, .name(let hash, let start, _)), (.afterTypeDot, .name(let hash, let start, _)):
                 caseValue = (at, state, .afterName(hash, start: start))
             case (.afterName(_, let start), .punctuation(let byte, let position))
-                where byte == UInt8(ascii: "(") && source[start..<position].allSatisfy({ SwiftWords.isNameByte[Int($0)] }):
+                where byte == UInt8(ascii: "(") && source[start..<position].allSatisfy({ Lexer.isNameByte[Int($0)] }):
                 // `.init(…)`, `.failed(error)`: a call, which `RotationFacts.caseName` never takes for a case.
                 break
             case (.afterName(let hash, _), _):

@@ -1,6 +1,6 @@
 import SwiftGrammar
 
-/// What makes a call determinate progress, for `CodeWords` to watch (see `RuleEngine.isRelevantOnSight`).
+/// What makes a call determinate progress, for `CodeWords` to watch (see `FileSelector.isRelevantOnSight`).
 public struct DeterminateWatch: Sendable {
     /// Names (hashes), each with the argument labels that make a call of it determinate (`value`,
     /// `timerInterval`), hashed too.
@@ -200,7 +200,7 @@ struct DeterminateCalls {
 
     static func end(ofNameAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var end = start
-        while end < bytes.count, SwiftWords.isNameByte[Int(bytes[end])] { end += 1 }
+        while end < bytes.count, Lexer.isNameByte[Int(bytes[end])] { end += 1 }
         return end
     }
 

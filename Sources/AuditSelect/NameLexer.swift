@@ -56,7 +56,8 @@ struct Lexer {
         pairs = WordFilter(byteCount: byteCount, shift: 2)
     }
 
-    /// Letters, digits, `_`, and every byte of a multi-byte character (`SwiftWords.isNameByte`).
+    /// Letters, digits, `_`, and every byte of a multi-byte character: `SwiftWords.isNameByte`, copied
+    /// into this module, where the byte loops read it without a call into another module per byte.
     static let isNameByte = SwiftWords.isNameByte
 
     /// `isNameByte` where the lexer's loop reads it: a table that is never freed, so that the loop

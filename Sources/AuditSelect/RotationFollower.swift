@@ -154,7 +154,7 @@ public struct RotationFollower: Sendable {
         return zip(pending, shows).map { $1 && $0.mayUseInCode(displayCalls) }
     }
 
-    /// Which of the files whose only asked words are `enum` and `switch` (`RuleEngine.WordScreen`) need
+    /// Which of the files whose only asked words are `enum` and `switch` (`FileSelector.WordScreen`) need
     /// their name index before the rounds: those that may declare a case some clock may assign (the
     /// only ones a round may ask about: rounds 2 and 3). All of them when a clock may assign any case,
     /// or its code could not be followed.
@@ -211,7 +211,7 @@ public struct RotationFollower: Sendable {
         /// with `memchr`. Two names of one hash only make the answer wider.
         static func mayDeclareACase(named names: Set<UInt64>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let base = bytes.baseAddress else { return false }
-            let isName = SwiftWords.isNameByte
+            let isName = Lexer.isNameByte
             let count = bytes.count
             var from = 0
             while from < count, let found = memchr(base + from, Int32(UInt8(ascii: "c")), count - from) {

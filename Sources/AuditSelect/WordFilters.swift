@@ -67,7 +67,7 @@ public struct WordSet: Sendable {
         var parts: [[UInt8]] = []
         var current: [UInt8] = []
         for byte in word.utf8 {
-            if SwiftWords.isNameByte[Int(byte)] {
+            if Lexer.isNameByte[Int(byte)] {
                 current.append(byte)
             } else if !current.isEmpty {
                 parts.append(current)
@@ -126,7 +126,7 @@ public struct WordHash {
     /// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
     public static func ofName(_ name: String) -> UInt64 {
         var hash = WordHash()
-        for byte in name.utf8 where SwiftWords.isNameByte[Int(byte)] { hash.add(byte) }
+        for byte in name.utf8 where Lexer.isNameByte[Int(byte)] { hash.add(byte) }
         return hash.value
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// The cheapest look at a file, taken before the lexer: whether some group of words all appear in
 /// it as whole words. Most files of an app mention none of the words any rule or round asks about
 /// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no name index at
-/// all, and the sieve says so several times faster than the lexer reads (see `RuleEngine.wordScreen`).
+/// all, and the sieve says so several times faster than the lexer reads (see `FileSelector.screen`).
 /// Any number of words; a name of one byte, or one that does not start with a letter, `_` or a
 /// multi-byte character (it looks only where a word starts), turns it off: every file then gets its
 /// name index.
@@ -206,7 +206,7 @@ struct WordSieve: Sendable {
     /// A letter, `_`, or a byte of a multi-byte character: a name byte that is no digit (the C
     /// helper's word bytes). Before a word, such a byte makes it no whole word.
     static func startsAWord(_ byte: UInt8) -> Bool {
-        SwiftWords.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
+        Lexer.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
     }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
@@ -214,7 +214,7 @@ struct WordSieve: Sendable {
         guard end <= bytes.count else { return false }
         for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
         if start > 0, startsAWord(bytes[start - 1]) { return false }
-        return end == bytes.count || !SwiftWords.isNameByte[Int(bytes[end])]
+        return end == bytes.count || !Lexer.isNameByte[Int(bytes[end])]
     }
 
     /// Whether the bytes are UTF-8 with no NUL byte: eight ASCII bytes at a time, the lexer's check
