@@ -119,15 +119,30 @@ public struct Audit {
     static func rules(_ setup: AuditSetup, config: ProjectConfig?) throws -> RuleSet {
         var ruleSet = RuleSet()
         if !setup.rulesFiles.isEmpty {
-            ruleSet = try RuleSet.load(files: setup.rulesFiles.map(setup.absolute))
+            ruleSet = try rulesFiles(setup.rulesFiles, from: setup.currentDirectory)
         } else if config?.builtInRules ?? true {
             ruleSet = RuleSet.builtIn()
         }
         if let config, !config.rulesFiles.isEmpty {
-            try ruleSet.merge(RuleSet.load(files: config.rulesFiles), from: config.path)
+            try ruleSet.merge(rulesFiles(config.rulesFiles, from: config.folder), from: config.path)
         }
         if let config { try config.apply(to: &ruleSet) }
         return try ruleSet.selecting(setup.ruleIds)
+    }
+
+    /// Rules files merged in order; a name of a built-in file (`swiftui-deprecations`) that is no file
+    /// in `folder` takes the built-in one.
+    public static func rulesFiles(_ names: [String], from folder: String) throws -> RuleSet {
+        var merged = RuleSet()
+        for name in names {
+            let path = name.hasPrefix("/") ? name : folder + "/" + name
+            if !name.contains("/"), !FileManager.default.fileExists(atPath: path), let builtIn = try RuleSet.builtIn(named: name) {
+                try merged.merge(builtIn, from: "--rules \(name)")
+            } else {
+                try merged.merge(RuleSet.load(files: [path]), from: path)
+            }
+        }
+        return merged
     }
 
     /// The project folder around `paths`, whose every file's facts (declarations, imports,

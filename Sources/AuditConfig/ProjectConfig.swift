@@ -84,7 +84,10 @@ public struct ProjectConfig: Equatable {
         }
         config.include = try globs("include")
         config.exclude = try globs("exclude")
-        config.rulesFiles = try fields["rules"].map { try reader.stringList($0, "rules").map(resolve) } ?? []
+        // A built-in rules file's name (`swiftui-deprecations`) stays a name, unless such a file is there.
+        config.rulesFiles = try fields["rules"].map { try reader.stringList($0, "rules").map { name in
+            RuleSet.builtInNames.contains(name) && !FileManager.default.fileExists(atPath: resolve(name)) ? name : resolve(name)
+        } } ?? []
         config.builtInRules = try fields["built-in-rules"].map { try reader.bool($0, "built-in-rules") } ?? true
         if let node = fields["severity"] {
             guard let mapping = node.mapping else { throw reader.error(node, "severity must map rule ids to off, note, warning or error") }

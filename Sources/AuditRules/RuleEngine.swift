@@ -89,7 +89,11 @@ public struct RuleEngine: Sendable {
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
         displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
-        walkWords = Set(rulesByComponent.keys).union(labelComponents).map { Array($0.utf8) }
+        let patternRules = ruleSet.rules.filter { $0.kind == .pattern && $0.pattern != nil }
+        patternRulesByRootType = patternRules.reduce(into: [:]) { byType, rule in
+            for type in rule.pattern!.rootTypes { byType[type, default: []].append(rule) }
+        }
+        walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternRules.flatMap { $0.pattern!.names }).map { Array($0.utf8) }
         selectionNeeds = ruleSet.selectionNeeds
     }
 
@@ -103,6 +107,8 @@ public struct RuleEngine: Sendable {
 
     private let rotatingRules: [Rule]
     private let labelRules: [Rule]
+    /// The `pattern` rules, by the node kinds their matches start at.
+    private let patternRulesByRootType: [String: [Rule]]
 
     /// The rotating-text rules' display calls (`Text`), for every file's walk.
     private let displayCalls: Set<String>
@@ -124,6 +130,15 @@ public struct RuleEngine: Sendable {
         tree.rootNode.walk(withAncestors: { node, path in
             // Everything this walk reports holds one of the names it matches.
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
+            // Nothing inside a new or kept component's declaration is reported.
+            if node.type == "class_declaration" || node.type == "protocol_declaration",
+               let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
+            // The first pattern rule (in rules-file order) that matches a node wins: a specific rule
+            // (`.edgesIgnoringSafeArea(.all)`) goes before a general one (`.edgesIgnoringSafeArea($EDGES)`).
+            if let rules = patternRulesByRootType[node.type],
+               let candidate = rules.lazy.compactMap({ patternCandidate($0, at: node, path: path, file: file, facts: facts) }).first {
+                candidates.append(candidate)
+            }
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
                 if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {
@@ -135,9 +150,6 @@ public struct RuleEngine: Sendable {
                         }
                     }
                 }
-                return true
-            case "class_declaration", "protocol_declaration":
-                if let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
                 return true
             case "simple_identifier", "type_identifier":
                 guard let rules = rulesByComponent[node.text], SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) else { return false }
@@ -169,6 +181,46 @@ public struct RuleEngine: Sendable {
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
             rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, hints: hints ?? .everything)
         )
+    }
+
+    /// A `pattern` rule's finding at `node`, when the node has the pattern's shape: its edits change
+    /// only the tokens the replacement changes (see `SwiftPattern.edits`). A lone name matches a whole
+    /// word that is not a declaration's own name.
+    private func patternCandidate(_ rule: Rule, at node: Node, path: [Node], file: String, facts: SwiftFileFacts) -> Candidate? {
+        guard let pattern = rule.pattern, let match = pattern.match(node) else { return nil }
+        let source = node.tree.source
+        if node.childCount == 0 {
+            guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
+            if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return nil }
+        }
+        let range = pattern.reportedRange(match, replacement: rule.rewrite)
+        let start = source.position(ofByte: range.lowerBound), end = source.position(ofByte: range.upperBound)
+        // A value its table does not cover is for a person: never guessed.
+        var values: [String: String] = [:]
+        var uncovered: String?
+        for (name, table) in rule.values.sorted(by: { $0.key < $1.key }) {
+            guard let bound = match.bindings[name] else { continue }
+            let code = source.text(bound).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let value = table[code] { values[name] = value } else if uncovered == nil {
+                uncovered = "$\(name) is \(code), which the rule's table does not cover: a person decides"
+            }
+        }
+        let rewrite = uncovered == nil ? rule.rewrite : nil
+        let replacement = rewrite.map { pattern.shownReplacement(match, replacement: $0, source: source, values: values) }
+        var finding = Finding(
+            ruleId: rule.id, severity: rule.severity, file: file,
+            start: SourcePoint(line: start.line, column: start.column, byteOffset: range.lowerBound),
+            end: SourcePoint(line: end.line, column: end.column, byteOffset: range.upperBound),
+            symbol: pattern.names.first ?? "", message: Candidate.message(rule.message, reasons: uncovered.map { [$0] } ?? []),
+            replacement: replacement, fix: replacement == nil ? .manual : rule.fix,
+            edits: rewrite.map { pattern.edits(match, to: $0, in: source, values: values) }
+        )
+        finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
+        finding.snippet = Self.snippet(source, finding)
+        let candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: uncovered.map { [$0] } ?? [])
+        // Inside a region the parser could not read, the tree is a guess: never rewrite it unseen.
+        let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
+        return inBrokenRegion ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it") : candidate
     }
 
     /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds

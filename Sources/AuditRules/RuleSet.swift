@@ -1,5 +1,6 @@
 import AuditModel
 import Foundation
+import SwiftGrammar
 import Yams
 
 /// Where a rule's `{size}` comes from: a numeric argument mapped to the nearest point size, and/or size
@@ -70,6 +71,27 @@ public enum RuleKind: String, CaseIterable, Sendable {
     case rotatingText = "rotating-text"
     /// Labels passed to loading components that are not one static label of the allowed form.
     case labelStyle = "label-style"
+    /// Code of a given shape, with metavariables (`$VIEW.foregroundColor($COLOR)`), and what
+    /// replaces it (`$VIEW.foregroundStyle($COLOR)`).
+    case pattern
+}
+
+/// Code a rule must get right, kept with the rule in its file and run by `loadaudit rules test` (and,
+/// for the built-in rules, by the test suite).
+public struct RuleExamples: Sendable {
+    /// Code with a finding of the rule starting at each `↓` (the marker is taken out before the run).
+    public var matching: [String] = []
+    /// Code in which the rule finds nothing.
+    public var notMatching: [String] = []
+    /// Code before and after `fix --unsafe` (all of this rule's fixes applied, until nothing changes).
+    public var fixes: [(before: String, after: String)] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { matching.isEmpty && notMatching.isEmpty && fixes.isEmpty }
+
+    /// Where a finding must start.
+    public static let marker = "↓"
 }
 
 /// The settings of a `label-style` rule.
@@ -106,7 +128,20 @@ public struct Rule: Sendable {
 
     /// Calls whose first argument is shown text (`rotating-text`).
     public var displayCalls: Set<String> = []
+    /// For `pattern` rules: the code to find, and what replaces it (nil: no automatic rewrite).
+    public var pattern: SwiftPattern? = nil
+    public var rewrite: SwiftPattern? = nil
+    /// A pattern rule's value tables: for a metavariable, the code each value of it becomes in the
+    /// replacement (`.all` -> nothing). A value not in its table makes the finding manual.
+    public var values: [String: [String: String]] = [:]
+    public var examples = RuleExamples()
     public var labelStyle: LabelStyle? = nil
+
+    func withExamples(_ examples: RuleExamples?) -> Rule {
+        var copy = self
+        copy.examples = examples ?? RuleExamples()
+        return copy
+    }
 
     func with(severity: Severity) -> Rule {
         var copy = self
@@ -138,6 +173,19 @@ public struct RuleSet: Sendable {
     /// The built-in loading migration rules (the same text as rules/loading-migration.yml).
     public static func builtIn() -> RuleSet { loadedBuiltIn }
 
+    /// The built-in rules files, by the name `--rules` takes: the loading migration (the default) and
+    /// SwiftUI's own deprecations.
+    public static let builtInNames = ["loading-migration", "swiftui-deprecations"]
+
+    /// A built-in rules file by name (see `builtInNames`), nil for another name.
+    public static func builtIn(named name: String) throws -> RuleSet? {
+        switch name {
+        case "loading-migration": return builtIn()
+        case "swiftui-deprecations": return try RuleSetLoader.load(text: BuiltInRules.swiftuiDeprecations, file: "rules/swiftui-deprecations.yml")
+        default: return nil
+        }
+    }
+
     /// Loaded once per process; the first to ask waits for the others.
     private static let loadedBuiltIn: RuleSet = {
         do {
@@ -151,6 +199,11 @@ public struct RuleSet: Sendable {
     /// its arguments meanwhile (each takes a few milliseconds of every run's start).
     public static func prepareBuiltIn() {
         DispatchQueue.global(qos: .userInitiated).async { _ = loadedBuiltIn }
+    }
+
+    /// The rules of one rules file's text (`file` names it in errors).
+    public static func load(text: String, file: String) throws -> RuleSet {
+        try RuleSetLoader.load(text: text, file: file)
     }
 
     /// Loads and merges rules files in order. A rule id defined twice is an error.
@@ -214,6 +267,15 @@ public struct RuleSet: Sendable {
         }
     }
 
+    private static func valuesKey(_ values: [String: [String: String]]) -> String {
+        var parts: [String] = []
+        for (name, table) in values.sorted(by: { $0.key < $1.key }) {
+            let entries: [String] = table.sorted(by: { $0.key < $1.key }).map { "\($0.key)>\($0.value)" }
+            parts.append(name + "=" + entries.joined(separator: ","))
+        }
+        return parts.joined(separator: ";")
+    }
+
     /// A text that changes whenever anything that affects a file's analysis changes: every rule's
     /// settings, the protected names, the sizes. Keys the result cache.
     public var cacheKey: String {
@@ -228,6 +290,8 @@ public struct RuleSet: Sendable {
                 rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
                 rule.displayCalls.sorted().joined(separator: ","),
                 rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
+                rule.pattern?.text ?? "", rule.rewrite?.text ?? "",
+                Self.valuesKey(rule.values),
             ].joined(separator: "\u{1F}"))
         }
         parts.append(protectedNames.sorted().joined(separator: ","))

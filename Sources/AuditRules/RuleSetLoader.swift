@@ -1,5 +1,6 @@
 import AuditModel
 import Foundation
+import SwiftGrammar
 import Yams
 
 /// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
@@ -9,6 +10,7 @@ enum RuleSetLoader {
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
         "kind", "display-calls", "components", "label-arguments", "allowed-labels", "label-pattern",
+        "match", "replace", "examples", "values",
     ]
 
     static func load(text: String, file: String) throws -> RuleSet {
@@ -150,7 +152,31 @@ enum RuleSetLoader {
             style: style,
             origin: "\(reader.file):\(node.mark?.line ?? 0)",
             helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
-        )
+        ).withExamples(try fields["examples"].map { try readExamples($0, reader) })
+    }
+
+    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ...}]}`.
+    static func readExamples(_ node: Node, _ reader: YAMLReader) throws -> RuleExamples {
+        let parts = try reader.mapping(node, "examples", allowed: ["match", "no-match", "fix"])
+        var examples = RuleExamples()
+        if let matchNode = parts["match"] {
+            for entry in try reader.list(matchNode, "examples match") {
+                let code = try reader.nonEmptyString(entry, "a match example")
+                guard code.contains(RuleExamples.marker) else {
+                    throw reader.error(entry, "a match example needs a \(RuleExamples.marker) where each finding starts")
+                }
+                examples.matching.append(code)
+            }
+        }
+        examples.notMatching = try parts["no-match"].map { try reader.stringList($0, "examples no-match") } ?? []
+        if let fixNode = parts["fix"] {
+            for entry in try reader.list(fixNode, "examples fix") {
+                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after"])
+                guard let before = pair["before"], let after = pair["after"] else { throw reader.error(entry, "a fix example needs 'before' and 'after'") }
+                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after")))
+            }
+        }
+        return examples
     }
 
     private static func readReplacement(_ node: Node, _ reader: YAMLReader) throws -> ReplacementTemplate {
@@ -205,17 +231,73 @@ enum RuleSetLoader {
         )
     }
 
+    /// A `pattern` rule's `match` (one Swift expression with metavariables) and `replace` (one that
+    /// uses only the match's metavariables; without it, the fix is manual).
+    private static func readPattern(_ rule: inout Rule, fields: [String: Node], node: Node, _ reader: YAMLReader) throws {
+        guard let matchNode = fields["match"] else { throw reader.error(node, "a pattern rule needs 'match'") }
+        let pattern: SwiftPattern
+        do { pattern = try SwiftPattern(try reader.nonEmptyString(matchNode, "match")) } catch let problem as SwiftPattern.Problem {
+            throw reader.error(matchNode, "match \(problem)")
+        }
+        guard !pattern.names.isEmpty else { throw reader.error(matchNode, "match must name something concrete, not only metavariables") }
+        rule.pattern = pattern
+        if let replaceNode = fields["replace"] {
+            do {
+                let rewrite = try SwiftPattern(try reader.nonEmptyString(replaceNode, "replace"))
+                let unbound = pattern.unbound(in: rewrite)
+                if !unbound.isEmpty { throw SwiftPattern.Problem.unknownMetavariables(unbound) }
+                rule.rewrite = rewrite
+            } catch let problem as SwiftPattern.Problem {
+                throw reader.error(replaceNode, "replace \(problem)")
+            }
+        }
+        if rule.fix != .manual, rule.rewrite == nil {
+            throw reader.error(fields["fix"], "rule '\(rule.id)' has fix '\(rule.fix.rawValue)' but no 'replace'; give one or use fix: manual")
+        }
+        if let valuesNode = fields["values"] { rule.values = try readValueTables(valuesNode, rule: rule, reader) }
+    }
+
+    /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
+    /// the replacement), the code each value becomes. A key given twice is an error.
+    private static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: [String: String]] {
+        guard let mapping = node.mapping else { throw reader.error(node, "values must map metavariables to tables of values") }
+        var tables: [String: [String: String]] = [:]
+        for (key, tableNode) in mapping {
+            let name = try reader.nonEmptyString(key, "a values key").drop { $0 == "$" }
+            guard rule.pattern?.metavariables.contains(String(name)) == true else {
+                throw reader.error(key, "values: '$\(name)' is not a metavariable of the match")
+            }
+            guard rule.rewrite?.metavariables.contains(String(name)) == true else {
+                throw reader.error(key, "values: the replacement does not use '$\(name)'")
+            }
+            guard let entries = tableNode.mapping else { throw reader.error(tableNode, "values: '$\(name)' must map values to their new code") }
+            var table: [String: String] = [:]
+            for (valueNode, codeNode) in entries {
+                let value = try reader.string(valueNode, "a value").trimmingCharacters(in: .whitespaces)
+                guard table[value] == nil else { throw reader.error(valueNode, "values: '\(value)' appears twice in the table of '$\(name)'") }
+                table[value] = try reader.string(codeNode, "a value's new code")
+            }
+            tables[String(name)] = table
+        }
+        return tables
+    }
+
     /// `rotating-text` and `label-style` rules: no component, no replacement (fix is always manual).
     private static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
-        let allowed: Set<String> = kind == .rotatingText
-            ? ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "display-calls"]
-            : ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "components", "label-arguments",
-               "allowed-labels", "label-pattern", "determinate"]
+        let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples"]
+        let allowed: Set<String>
+        switch kind {
+        case .rotatingText: allowed = common.union(["display-calls"])
+        case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
+        case .pattern: allowed = common.union(["match", "replace", "values"])
+        case .component: allowed = ruleKeys
+        }
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw reader.error(fields[extra], "'\(extra)' does not apply to a \(kind.rawValue) rule (keys: \(allowed.sorted().joined(separator: ", ")))")
         }
         guard let messageNode = fields["message"] else { throw reader.error(node, "a rule needs 'message'") }
-        if let fixNode = fields["fix"], try reader.enumValue(fixNode, "fix", as: FixClass.self) != .manual {
+        let fix = try fields["fix"].map { try reader.enumValue($0, "fix", as: FixClass.self) } ?? .manual
+        if kind != .pattern, fix != .manual, let fixNode = fields["fix"] {
             throw reader.error(fixNode, "a \(kind.rawValue) rule has no automatic rewrite: its fix is manual")
         }
         var rule = Rule(
@@ -223,11 +305,13 @@ enum RuleSetLoader {
             severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
             message: try reader.nonEmptyString(messageNode, "message"),
             help: try fields["help"].map { try reader.string($0, "help") },
-            replacement: nil, fix: .manual, size: nil, label: nil, droppableArguments: [], absorbModifiers: [],
+            replacement: nil, fix: fix, size: nil, label: nil, droppableArguments: [], absorbModifiers: [],
             determinate: nil, style: nil, origin: "\(reader.file):\(node.mark?.line ?? 0)",
             helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
-        )
+        ).withExamples(try fields["examples"].map { try readExamples($0, reader) })
         switch kind {
+        case .pattern:
+            try readPattern(&rule, fields: fields, node: node, reader)
         case .rotatingText:
             rule.displayCalls = Set(try fields["display-calls"].map { try reader.stringList($0, "display-calls") } ?? ["Text"])
         case .labelStyle:

@@ -32,10 +32,13 @@ extension RuleSet {
         let componentRules = Dictionary(grouping: rules.filter { $0.kind == .component }, by: \.component)
         let labelRules = rules.filter { $0.kind == .labelStyle }
         let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
-        let codeNames = Set(componentRules.keys).union(labelComponents)
+        // A pattern rule's match holds all its names: a file must use one of them (the first) in code.
+        let patternNames = Set(rules.compactMap { $0.kind == .pattern ? $0.pattern?.names.first : nil })
+        let codeNames = Set(componentRules.keys).union(labelComponents).union(patternNames)
         var styles: [String: [StyleCheck]] = [:]
         var accepted: [String: Set<String>] = [:]
-        for name in codeNames where !name.isEmpty && name.utf8.allSatisfy({ SwiftWords.isNameByte[Int($0)] }) {
+        // (A name a pattern rule looks for is never only determinate progress: the pattern decides.)
+        for name in codeNames.subtracting(patternNames) where !name.isEmpty && name.utf8.allSatisfy({ SwiftWords.isNameByte[Int($0)] }) {
             let acting = (componentRules[name] ?? []) + labelRules.filter { $0.labelStyle?.components.contains(name) == true }
             let forms = acting.compactMap(\.determinate)
             // Every rule acting on the name must have a determinate form, and a label all accept.

@@ -7,14 +7,30 @@ import TreeSitter
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List the rules: id, severity, fix class, component and replacement.",
+        abstract: "List, test or explain the rules.",
         discussion: helpProse("""
-        Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
-        to check a rules file you are writing. The format is documented in rules/README.md.
+        Without a subcommand, lists the rules (as `rules list`). The rules file format is documented in
+        rules/README.md; the built-in files are loading-migration (the default) and swiftui-deprecations
+        (`--rules swiftui-deprecations`).
 
         EXAMPLES
           loadaudit rules
           loadaudit rules --rules design-system.yml
+          loadaudit rules test design-system.yml
+          loadaudit rules explain foreground-color --rules swiftui-deprecations
+        """),
+        subcommands: [RulesList.self, RulesTest.self, RulesExplain.self],
+        defaultSubcommand: RulesList.self
+    )
+}
+
+struct RulesList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the rules: id, severity, fix class, what each finds and its replacement.",
+        discussion: helpProse("""
+        Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
+        to check a rules file you are writing.
         """)
     )
 
@@ -26,8 +42,13 @@ struct Rules: ParsableCommand {
         let idWidth = ruleSet.rules.map(\.id.count).max() ?? 0
         for rule in ruleSet.rules {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
-            let replacement = rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)"
-            terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(rule.component) \(replacement)\n")
+            let finds: String
+            if let pattern = rule.pattern {
+                finds = "\(pattern.text) " + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
+            } else {
+                finds = "\(rule.component) " + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
+            }
+            terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(finds)\n")
         }
         if !ruleSet.newComponents.isEmpty {
             terminal.write("\nnever reported (new): \(ruleSet.newComponents.sorted().joined(separator: ", "))\n")
@@ -35,6 +56,98 @@ struct Rules: ParsableCommand {
         if !ruleSet.kept.isEmpty {
             terminal.write("never reported (kept): \(ruleSet.kept.keys.sorted().joined(separator: ", "))\n")
         }
+    }
+}
+
+struct RulesTest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run the examples rules files carry: exit 1 when a rule gets one wrong.",
+        discussion: helpProse("""
+        Each rule runs alone on each of its examples. A `match` example must give a finding at each ↓
+        and nowhere else, also after a line of non-ASCII text, and none when the same code is in comments
+        or in a string literal; a `no-match` example must give none; a `fix` example's `before` must
+        become its `after` exactly, and fixing `after` again must change nothing. Without FILE, the
+        built-in files' examples run.
+
+        EXAMPLES
+          loadaudit rules test design-system.yml
+          loadaudit rules test
+        """)
+    )
+
+    @Argument(help: ArgumentHelp("Rules files, or the name of a built-in one (default: every built-in file).", valueName: "file"))
+    var files: [String] = []
+
+    func run() throws {
+        let terminal = CurrentTerminal.terminal
+        let names = files.isEmpty ? RuleSet.builtInNames : files
+        var failed = false
+        for name in names {
+            let ruleSet: RuleSet
+            do { ruleSet = try Audit.rulesFiles([name], from: terminal.currentDirectory) } catch let error as RulesFileError {
+                throw CommandFailure(message: error.description)
+            }
+            let outcome = try RuleExampleChecks.run(ruleSet)
+            for failure in outcome.failures {
+                failed = true
+                // Rules files are named as given: relative to the current folder.
+                let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
+                let shown = failure.description.hasPrefix(cwd) ? String(failure.description.dropFirst(cwd.count)) : failure.description
+                terminal.write("FAIL \(shown)\n")
+                if let expected = failure.expected { terminal.write(Self.indented("expected", expected)) }
+                if let actual = failure.actual { terminal.write(Self.indented("actual", actual)) }
+            }
+            let rules = ruleSet.rules.count
+            let without = rules - outcome.rulesWithExamples
+            let verdict = outcome.failures.isEmpty ? "all pass" : "\(outcome.failures.count) failed"
+            terminal.write("\(name): \(outcome.checks) checks of \(outcome.rulesWithExamples) rules: \(verdict)"
+                           + (without > 0 ? " (\(without) of \(rules) rules have no examples)" : "") + "\n")
+        }
+        if failed { throw ExitCode(ExitStatus.findings.rawValue) }
+    }
+
+    static func indented(_ title: String, _ code: String) -> String {
+        "  \(title):\n" + code.split(separator: "\n", omittingEmptySubsequences: false).map { "    | " + $0 }.joined(separator: "\n") + "\n"
+    }
+}
+
+struct RulesExplain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Print one rule: what it finds, what replaces it, why, and its examples.",
+        discussion: helpProse("""
+        EXAMPLES
+          loadaudit rules explain raw-progress-view
+          loadaudit rules explain navigation-view --rules swiftui-deprecations
+        """)
+    )
+
+    @Argument(help: ArgumentHelp("The rule's id.", valueName: "id"))
+    var id: String
+
+    @OptionGroup var rules: RuleOptions
+
+    func run() throws {
+        let (_, ruleSet) = try Audit.loadRules(rules.setup(CurrentTerminal.terminal), paths: [])
+        guard let rule = ruleSet.rules.first(where: { $0.id == id }) else {
+            throw CommandFailure(message: "\(id): no such rule (known: \(ruleSet.rules.map(\.id).joined(separator: ", ")))")
+        }
+        var text = "\(rule.id) (\(rule.kind.rawValue), \(rule.severity.rawValue), fix: \(rule.fix.rawValue)) from \(rule.origin)\n\n"
+        text += rule.message + "\n"
+        if let help = rule.help, !help.isEmpty { text += help + "\n" }
+        if let pattern = rule.pattern {
+            text += "\nfinds:    \(pattern.text)\n" + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
+        } else if !rule.component.isEmpty {
+            text += "\nfinds:    \(rule.component)\n" + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+        }
+        for (index, example) in rule.examples.matching.enumerated() { text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
+        for (index, example) in rule.examples.notMatching.enumerated() { text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
+        for (index, pair) in rule.examples.fixes.enumerated() {
+            text += "\n" + RulesTest.indented("before (\(index + 1))", pair.before.trimmingCharacters(in: .newlines))
+            text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
+        }
+        CurrentTerminal.terminal.write(text)
     }
 }
 

@@ -28,8 +28,10 @@ final class RuleSetLoaderTests: XCTestCase {
 
     func testTheEmbeddedRulesAreTheRulesFile() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = try String(contentsOf: repository.appendingPathComponent("rules/loading-migration.yml"), encoding: .utf8)
-        XCTAssertEqual(BuiltInRules.loadingMigration + "\n", file, "run scripts/embed-rules after editing rules/loading-migration.yml")
+        for (embedded, name) in [(BuiltInRules.loadingMigration, "loading-migration.yml"), (BuiltInRules.swiftuiDeprecations, "swiftui-deprecations.yml")] {
+            let file = try String(contentsOf: repository.appendingPathComponent("rules/" + name), encoding: .utf8)
+            XCTAssertEqual(embedded + "\n", file, "run scripts/embed-rules after editing rules/\(name)")
+        }
     }
 
     func testTemplatesRenderOptionalPartsOnlyWithTheirValues() throws {

@@ -54,6 +54,20 @@ final class PrefilterAndCacheTests: XCTestCase {
         XCTAssertTrue(try report(generated.path).contains("rotating-loading-message"), "the generated tree spreads a rotation over two files")
     }
 
+    /// Pattern rules (the built-in SwiftUI deprecations) are selected by what they declare: the
+    /// prefilter changes nothing on their example app nor on the loading example app.
+    func testThePrefilterNeverChangesAPatternRulesReport() throws {
+        let ruleSet = try XCTUnwrap(try RuleSet.builtIn(named: "swiftui-deprecations"))
+        for folder in ["fixtures/SwiftUIDeprecations", "fixtures/ExampleApp"] {
+            let path = Self.repository.appendingPathComponent(folder).path
+            func scan(_ prefilter: Bool) throws -> String {
+                let scanner = ProjectScanner(engine: RuleEngine(ruleSet: ruleSet), discovery: SourceDiscovery(currentDirectory: path), jobs: 2, prefilter: prefilter)
+                return JSONReport.render(try scanner.scan([path]), toolVersion: "test")
+            }
+            XCTAssertEqual(try scan(true), try scan(false), folder)
+        }
+    }
+
     /// Projects where the parts of rotating messages (string arrays, text enums, clocks, displays)
     /// and look-alikes are dealt out over files at random: following names across files must find
     /// exactly what parsing every file finds.

@@ -1,0 +1,159 @@
+import AuditFix
+import AuditModel
+import AuditRules
+import Foundation
+import SwiftGrammar
+import TreeSitter
+
+/// Runs the examples rules carry in their file (`loadaudit rules test`, and the test suite for the
+/// built-in files). Each rule runs alone on each example, in memory:
+/// - a `match` example must give a finding of the rule starting at each `↓`, and nowhere else; so must
+///   the same code after a line of non-ASCII text (positions count bytes and characters apart); the same
+///   code in comments, and in a string literal, must give none (SwiftLint checks its examples so);
+/// - a `no-match` example must give none;
+/// - a `fix` example's `before`, with every fix of the rule applied (any class, pass after pass as
+///   `fix` does), must become `after` exactly, parse with no new error, and a second fix of `after`
+///   must change nothing (OpenRewrite's recipe tests run twice so).
+public enum RuleExampleChecks {
+    /// One example a rule got wrong: which rule, which example (`match 2, in a comment`), and what
+    /// happened, with the expected and actual code where that shows it best.
+    public struct Failure: CustomStringConvertible, Equatable {
+        public let ruleId: String
+        public let origin: String
+        public let example: String
+        public let problem: String
+        public let expected: String?
+        public let actual: String?
+
+        public var description: String { "\(origin): \(ruleId): \(example): \(problem)" }
+    }
+
+    public struct Outcome {
+        /// How many checks ran (each variant of each example counts once).
+        public var checks = 0
+        public var rulesWithExamples = 0
+        public var failures: [Failure] = []
+    }
+
+    public static func run(_ ruleSet: RuleSet) throws -> Outcome {
+        var outcome = Outcome()
+        let parser = try Parser()
+        for rule in ruleSet.rules where !rule.examples.isEmpty {
+            outcome.rulesWithExamples += 1
+            let engine = RuleEngine(ruleSet: try ruleSet.selecting([rule.id]))
+            let check = Checker(rule: rule, engine: engine, parser: parser)
+            for (index, example) in rule.examples.matching.enumerated() {
+                outcome.checks += 4
+                outcome.failures += check.matching(example, name: "match \(index + 1)")
+            }
+            for (index, example) in rule.examples.notMatching.enumerated() {
+                outcome.checks += 1
+                outcome.failures += check.notMatching(example, name: "no-match \(index + 1)")
+            }
+            for (index, pair) in rule.examples.fixes.enumerated() {
+                outcome.checks += 2
+                outcome.failures += check.fix(pair.before, expected: pair.after, name: "fix \(index + 1)")
+            }
+        }
+        return outcome
+    }
+
+    private struct Checker {
+        let rule: Rule
+        let engine: RuleEngine
+        let parser: Parser
+
+        func failure(_ example: String, _ problem: String, expected: String? = nil, actual: String? = nil) -> Failure {
+            Failure(ruleId: rule.id, origin: rule.origin, example: example, problem: problem, expected: expected, actual: actual)
+        }
+
+        /// The rule's findings in `code`, and the file's syntax errors.
+        func findings(_ code: String) -> (findings: [Finding], syntaxErrors: Int) {
+            findings(Array(code.utf8))
+        }
+
+        func findings(_ bytes: [UInt8]) -> (findings: [Finding], syntaxErrors: Int) {
+            guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return ([], Int.max) }
+            let analysis = engine.analyze(tree: tree, file: "Example.swift")
+            let findings = engine.resolve(analysis, in: ProjectContext([analysis])).filter { $0.ruleId == rule.id }
+            return (findings, analysis.syntaxErrors.count)
+        }
+
+        /// The code without its markers, and the byte offset of each marker in it.
+        static func unmarked(_ example: String) -> (code: String, offsets: [Int]) {
+            var code = ""
+            var offsets: [Int] = []
+            var remaining = Substring(example)
+            while let range = remaining.range(of: RuleExamples.marker) {
+                code += remaining[..<range.lowerBound]
+                offsets.append(code.utf8.count)
+                remaining = remaining[range.upperBound...]
+            }
+            return (code + remaining, offsets)
+        }
+
+        /// Code with each finding's start marked, for showing what was found.
+        static func marked(_ code: String, at offsets: [Int]) -> String {
+            var bytes = Array(code.utf8)
+            for offset in offsets.sorted(by: >) where offset <= bytes.count { bytes.insert(contentsOf: Array(RuleExamples.marker.utf8), at: offset) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        func matching(_ example: String, name: String) -> [Failure] {
+            var failures: [Failure] = []
+            let (code, expected) = Self.unmarked(example)
+            let found = findings(code).findings.map(\.start.byteOffset).sorted()
+            if found != expected {
+                failures.append(failure(name, "the findings are not where the markers are", expected: example, actual: Self.marked(code, at: found)))
+            }
+            // After a line of characters of two to four bytes: the same findings, moved by that line.
+            let line = "// Ünïcödé 日本語 ✓ 🚀\n"
+            let shifted = findings(line + code).findings.map { $0.start.byteOffset - line.utf8.count }.sorted()
+            if shifted != expected {
+                failures.append(failure(name + ", after a line of non-ASCII text", "the findings moved or changed",
+                                        expected: example, actual: Self.marked(code, at: shifted)))
+            }
+            let commented = code.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }.joined(separator: "\n")
+            if let first = findings(commented).findings.first {
+                failures.append(failure(name + ", in comments", "a finding in a comment, at line \(first.start.line)", actual: commented))
+            }
+            let quoted = "let example = #\"\"\"\n" + code + "\n\"\"\"#\n"
+            if let first = findings(quoted).findings.first {
+                failures.append(failure(name + ", in a string literal", "a finding in a string, at line \(first.start.line)", actual: quoted))
+            }
+            return failures
+        }
+
+        func notMatching(_ example: String, name: String) -> [Failure] {
+            let found = findings(example).findings
+            guard !found.isEmpty else { return [] }
+            return [failure(name, "\(found.count) finding\(found.count == 1 ? "" : "s") where none belongs", actual: Self.marked(example, at: found.map(\.start.byteOffset)))]
+        }
+
+        func fix(_ before: String, expected after: String, name: String) -> [Failure] {
+            let (fixed, problem) = applyingFixes(Array(before.utf8))
+            if let problem { return [failure(name, problem, expected: after, actual: before)] }
+            let text = String(decoding: fixed, as: UTF8.self)
+            guard text == after else { return [failure(name, "the fix gives other code", expected: after, actual: text)] }
+            let (again, _) = applyingFixes(fixed)
+            guard again == fixed else {
+                return [failure(name + ", fixed again", "a second fix changes the fixed code", expected: after, actual: String(decoding: again, as: UTF8.self))]
+            }
+            return []
+        }
+
+        /// Every fix of the rule applied, pass after pass, as `fix --unsafe` does; or why not.
+        func applyingFixes(_ original: [UInt8]) -> ([UInt8], String?) {
+            var current = original
+            let allowedErrors = findings(original).syntaxErrors
+            for _ in 0..<8 {
+                let selected = EditPlan.select(findings(current).findings.filter { !$0.edits.isEmpty })
+                guard !selected.isEmpty else { return (current, nil) }
+                let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
+                if findings(next).syntaxErrors > allowedErrors { return (current, "the rewrite would not parse") }
+                current = next
+            }
+            return (current, "the rewrite did not settle after 8 passes")
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import AuditModel
+@testable import AuditRules
+import SwiftGrammar
+import TreeSitter
+import XCTest
+
+/// Pattern rules: Swift code with metavariables, matched by shape, rewritten token by token.
+final class PatternRuleTests: XCTestCase {
+    private func rules(_ body: String) throws -> RuleSet {
+        try RuleSetLoader.load(text: "version: 1\nrules:\n" + body, file: "team.yml")
+    }
+
+    private func findings(_ code: String, _ ruleSet: RuleSet) throws -> [Finding] {
+        let engine = RuleEngine(ruleSet: ruleSet)
+        let analysis = engine.analyze(tree: try Parser().parse(SourceText(bytes: Array(code.utf8))), file: "V.swift")
+        return engine.resolve(analysis, in: ProjectContext([analysis]))
+    }
+
+    private func fixed(_ code: String, _ ruleSet: RuleSet) throws -> String {
+        var bytes = Array(code.utf8)
+        for _ in 0..<8 {
+            let found = try findings(String(decoding: bytes, as: UTF8.self), ruleSet).filter { !$0.edits.isEmpty }
+            guard !found.isEmpty else { break }
+            var taken: [Range<Int>] = []
+            var edits: [TextEdit] = []
+            for finding in found {
+                let span = finding.start.byteOffset..<finding.end.byteOffset
+                guard !taken.contains(where: { $0.overlaps(span) }) else { continue }
+                taken.append(span)
+                edits += finding.edits
+            }
+            var output = bytes
+            for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+                output.replaceSubrange(edit.range, with: Array(edit.text.utf8))
+            }
+            bytes = output
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private let foregroundColor = """
+      - id: foreground-color
+        kind: pattern
+        match: $VIEW.foregroundColor($COLOR)
+        replace: $VIEW.foregroundStyle($COLOR)
+        fix: safe
+        message: Use foregroundStyle.
+
+    """
+
+    func testAModifierIsFoundOnAnyReceiverAndNotInCommentsStringsOrOtherNames() throws {
+        let ruleSet = try rules(foregroundColor)
+        let code = """
+        Text("a").foregroundColor(.red)
+        List { Text("b") }
+            .padding()
+            .foregroundColor(Color.blue)
+        // .foregroundColor(.red)
+        let s = ".foregroundColor(.red)"
+        let foregroundColor = 1
+        x.foregroundColor()
+        x.foregroundColor(.red, .blue)
+        """
+        let found = try findings(code, ruleSet)
+        XCTAssertEqual(found.map { "\($0.start.line):\($0.start.column) \($0.replacement ?? "")" },
+                       ["1:10 .foregroundStyle(.red)", "4:5 .foregroundStyle(Color.blue)"])
+        XCTAssertEqual(found.map(\.fix), [.safe, .safe])
+        XCTAssertEqual(found.map(\.symbol), ["foregroundColor", "foregroundColor"])
+    }
+
+    /// Only the tokens that change are rewritten: the receiver's trailing closure, comments, line
+    /// breaks and the argument's own code stay byte for byte (ast-grep issue 573 loses trailing
+    /// closures in such rewrites).
+    func testTheRewriteKeepsEverythingThePatternDoesNotName() throws {
+        let ruleSet = try rules(foregroundColor)
+        let code = """
+        VStack { // header
+            Text("a")
+        }
+            .foregroundColor( // the colour
+                isOn ? .green : .red)
+        """
+        XCTAssertEqual(try fixed(code, ruleSet), """
+        VStack { // header
+            Text("a")
+        }
+            .foregroundStyle( // the colour
+                isOn ? .green : .red)
+        """)
+    }
+
+    func testNestedMatchesAreAllRewrittenAndASecondFixChangesNothing() throws {
+        let ruleSet = try rules(foregroundColor)
+        let once = try fixed("Text(\"a\").foregroundColor(.red).foregroundColor(.blue)", ruleSet)
+        XCTAssertEqual(once, "Text(\"a\").foregroundStyle(.red).foregroundStyle(.blue)")
+        XCTAssertEqual(try fixed(once, ruleSet), once)
+    }
+
+    func testOneModifierSplitIntoTwoAndArgumentsAdded() throws {
+        let ruleSet = try rules("""
+          - id: title
+            kind: pattern
+            match: "$V.navigationBarTitle($T, displayMode: $M)"
+            replace: $V.navigationTitle($T).navigationBarTitleDisplayMode($M)
+            fix: safe
+            message: m
+          - id: edges
+            kind: pattern
+            match: $V.edgesIgnoringSafeArea($E)
+            replace: "$V.ignoresSafeArea(edges: $E)"
+            fix: safe
+            message: m
+
+        """)
+        XCTAssertEqual(try fixed("List {}.navigationBarTitle(\"S\", displayMode: .inline)", ruleSet),
+                       "List {}.navigationTitle(\"S\").navigationBarTitleDisplayMode(.inline)")
+        XCTAssertEqual(try fixed("Color.red.edgesIgnoringSafeArea(.top)", ruleSet), "Color.red.ignoresSafeArea(edges: .top)")
+    }
+
+    func testARepeatedMetavariableMustBindTheSameCode() throws {
+        let ruleSet = try rules("""
+          - id: same
+            kind: pattern
+            match: max($A, $A)
+            replace: $A
+            fix: safe
+            message: m
+
+        """)
+        XCTAssertEqual(try findings("let a = max(x, x)\nlet b = max(x, y)", ruleSet).map(\.start.line), [1])
+    }
+
+    /// A lone name is a use wherever it stands as a name (a call, a type), but not a declaration's own
+    /// name nor a part of a longer word; the first matching rule in the file wins at a node.
+    func testALoneNameAndTheFirstRuleWins() throws {
+        let ruleSet = try rules("""
+          - id: all-edges
+            kind: pattern
+            match: $V.edgesIgnoringSafeArea(.all)
+            replace: $V.ignoresSafeArea()
+            fix: safe
+            message: m
+          - id: some-edges
+            kind: pattern
+            match: $V.edgesIgnoringSafeArea($E)
+            replace: "$V.ignoresSafeArea(edges: $E)"
+            fix: safe
+            message: m
+          - id: navigation-view
+            kind: pattern
+            match: NavigationView
+            replace: NavigationStack
+            fix: unsafe
+            message: m
+
+        """)
+        let code = """
+        c.edgesIgnoringSafeArea(.all)
+        c.edgesIgnoringSafeArea(.top)
+        NavigationView { Text("a") }
+        let v: NavigationView<Text>
+        struct NavigationView {}
+        MyNavigationView()
+        """
+        XCTAssertEqual(try findings(code, ruleSet).map { "\($0.ruleId) \($0.start.line)" },
+                       ["all-edges 1", "some-edges 2", "navigation-view 3", "navigation-view 4"])
+    }
+
+    func testBadPatternsGiveLocatedErrors() {
+        let cases: [(body: String, line: Int, fragment: String)] = [
+            ("  - id: a\n    kind: pattern\n    match: 'foo(('\n    message: m\n", 5, "does not parse as Swift"),
+            ("  - id: a\n    kind: pattern\n    match: 'a; b'\n    message: m\n", 5, "one Swift expression"),
+            ("  - id: a\n    kind: pattern\n    match: $X.y($Z)\n    replace: $X.z($W)\n    fix: safe\n    message: m\n", 6, "uses $W, which the match does not bind"),
+            ("  - id: a\n    kind: pattern\n    match: $X\n    message: m\n", 5, "only metavariables"),
+            ("  - id: a\n    kind: pattern\n    match: a.b()\n    fix: safe\n    message: m\n", 6, "no 'replace'"),
+            ("  - id: a\n    kind: pattern\n    message: m\n", 3, "needs 'match'"),
+            ("  - id: a\n    kind: pattern\n    match: a.b()\n    message: m\n    examples:\n      match: ['a.b()']\n", 8, "needs a ↓"),
+            ("  - id: a\n    kind: pattern\n    match: a.b()\n    message: m\n    examples:\n      matches: ['↓a.b()']\n", 8, "unknown key 'matches'"),
+        ]
+        for (body, line, fragment) in cases {
+            XCTAssertThrowsError(try rules(body), body) { error in
+                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.line, line, "\(error)")
+                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
+            }
+        }
+    }
+
+    /// The select step hears of a pattern's first name: a file that uses it in code is parsed.
+    func testAPatternsNameIsWhatSelectionLooksFor() throws {
+        let needs = try rules(foregroundColor).selectionNeeds
+        XCTAssertTrue(needs.codeNames.contains("foregroundColor"))
+        XCTAssertNil(needs.determinateLabels["foregroundColor"])
+    }
+
+    /// `$$$NAME` takes any run of arguments or statements, none included, and keeps them byte for byte.
+    func testAVariadicMetavariableTakesTheRestOfAList() throws {
+        let ruleSet = try rules("""
+          - id: old-card
+            kind: pattern
+            match: OldCard($$$ARGS) { $$$CONTENT }
+            replace: Card($$$ARGS) { $$$CONTENT }.cardStyle(.legacy)
+            fix: safe
+            message: m
+          - id: log
+            kind: pattern
+            match: log($$$ARGS)
+            replace: logger.debug($$$ARGS)
+            fix: safe
+            message: m
+
+        """)
+        XCTAssertEqual(try fixed("""
+        OldCard(title: "a", // the title
+                style: .plain) {
+            Text("one")
+            Text("two")
+        }
+        OldCard() {}
+        log()
+        log("x", 1)
+        """, ruleSet), """
+        Card(title: "a", // the title
+                style: .plain) {
+            Text("one")
+            Text("two")
+        }.cardStyle(.legacy)
+        Card() {}.cardStyle(.legacy)
+        logger.debug()
+        logger.debug("x", 1)
+        """)
+    }
+
+    /// A value table turns a metavariable's code into other code; a value it does not cover makes the
+    /// finding manual, saying why, and nothing is rewritten.
+    func testAValueTableMapsValuesAndLeavesTheOthersToAPerson() throws {
+        let ruleSet = try rules("""
+          - id: edges
+            kind: pattern
+            match: $V.edgesIgnoringSafeArea($EDGES)
+            replace: $V.ignoresSafeArea($EDGES)
+            values:
+              EDGES: {".all": "", ".top": "edges: .top", "[.top, .bottom]": "edges: .vertical"}
+            fix: safe
+            message: Use ignoresSafeArea.
+
+        """)
+        XCTAssertEqual(try fixed("a.edgesIgnoringSafeArea(.all)\nb.edgesIgnoringSafeArea(.top)\nc.edgesIgnoringSafeArea([.top, .bottom])\nd.edgesIgnoringSafeArea(edges)", ruleSet),
+                       "a.ignoresSafeArea()\nb.ignoresSafeArea(edges: .top)\nc.ignoresSafeArea(edges: .vertical)\nd.edgesIgnoringSafeArea(edges)")
+        let uncovered = try XCTUnwrap(try findings("d.edgesIgnoringSafeArea(edges)", ruleSet).first)
+        XCTAssertEqual(uncovered.fix, .manual)
+        XCTAssertNil(uncovered.replacement)
+        XCTAssertEqual(uncovered.message, "Use ignoresSafeArea. ($EDGES is edges, which the rule's table does not cover: a person decides)")
+    }
+
+    func testBadValueTablesAndVariadicsGiveLocatedErrors() {
+        let head = "  - id: a\n    kind: pattern\n    match: $V.f($X)\n    replace: $V.g($X)\n    fix: safe\n    message: m\n"
+        let cases: [(body: String, line: Int, fragment: String)] = [
+            (head + "    values:\n      Y: {a: b}\n", 10, "'$Y' is not a metavariable of the match"),
+            (head + "    values:\n      X:\n        a: b\n        a: c\n", 12, "'a' appears twice in the table of '$X'"),
+            ("  - id: a\n    kind: pattern\n    match: f($$$A, $$$B)\n    message: m\n", 5, "two $$$ metavariables in one list"),
+        ]
+        for (body, line, fragment) in cases {
+            XCTAssertThrowsError(try rules(body), body) { error in
+                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.line, line, "\(error)")
+                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Audit
+import AuditRules
+import XCTest
+
+/// The examples rules carry in their file: the built-in ones pass, and every kind of wrong example fails.
+final class RuleExampleChecksTests: XCTestCase {
+    func testTheBuiltInRulesFilesExamplesPass() throws {
+        for name in RuleSet.builtInNames {
+            let ruleSet = try XCTUnwrap(try RuleSet.builtIn(named: name))
+            let outcome = try RuleExampleChecks.run(ruleSet)
+            XCTAssertEqual(outcome.failures.map(\.description), [], name)
+            if name == "swiftui-deprecations" {
+                XCTAssertEqual(outcome.rulesWithExamples, ruleSet.rules.count, "every SwiftUI rule has examples")
+                XCTAssertGreaterThan(outcome.checks, 50)
+            }
+        }
+    }
+
+    func testEachKindOfWrongExampleFails() throws {
+        let ruleSet = try RuleSet.load(text: """
+        version: 1
+        rules:
+          - id: foreground-color
+            kind: pattern
+            match: $VIEW.foregroundColor($COLOR)
+            replace: $VIEW.foregroundStyle($COLOR)
+            fix: safe
+            message: m
+            examples:
+              match:
+                - '↓Text("a").foregroundColor(.red)'
+              no-match:
+                - 'Text("a").foregroundColor(.blue)'
+              fix:
+                - before: 'Text("a").foregroundColor(.red)'
+                  after: 'Text("a").foregroundStyle(.blue)'
+          - id: grows
+            kind: pattern
+            match: $V.grow()
+            replace: $V.grow().grow()
+            fix: safe
+            message: m
+            examples:
+              fix:
+                - before: 'x.grow()'
+                  after: 'x.grow().grow()'
+        """, file: "team.yml")
+        let failures = try RuleExampleChecks.run(ruleSet).failures
+        XCTAssertEqual(failures.map { "\($0.ruleId): \($0.example): \($0.problem)" }, [
+            "foreground-color: match 1: the findings are not where the markers are",
+            "foreground-color: match 1, after a line of non-ASCII text: the findings moved or changed",
+            "foreground-color: no-match 1: 1 finding where none belongs",
+            "foreground-color: fix 1: the fix gives other code",
+            "grows: fix 1: the rewrite did not settle after 8 passes",
+        ])
+        XCTAssertEqual(failures[0].actual, #"Text("a")↓.foregroundColor(.red)"#)
+        XCTAssertEqual(failures[3].actual, #"Text("a").foregroundStyle(.red)"#)
+    }
+}
