@@ -42,6 +42,19 @@ rules:
       argument: size
       default: medium
     droppable-arguments: [lineWidth]
+    examples:
+      match:
+        - |
+          VStack {
+              ↓ThemedSpinner(size: 20, lineWidth: 2)
+          }
+      no-match:
+        - 'ThemedSpinnerStyle().makeBody(configuration: config)'
+      fix:
+        - before: 'ThemedSpinner(size: 20, lineWidth: 2)'
+          after: 'LoadingSpinner(size: .small)'
+        - before: 'ThemedSpinner(size: 36)'
+          after: 'LoadingSpinner(size: .large)'
 
   - id: themed-spinner-compact
     component: ThemedSpinnerCompact
@@ -49,12 +62,19 @@ rules:
     help: 'The design spec replaces ThemedSpinnerCompact with LoadingSpinner(size: .small).'
     replacement: "LoadingSpinner(size: .small)"
     fix: safe
+    examples:
+      match: ['HStack { Text("Saving"); ↓ThemedSpinnerCompact() }']
+      fix:
+        - before: 'ThemedSpinnerCompact()'
+          after: 'LoadingSpinner(size: .small)'
 
   - id: loading-dots
     component: LoadingDots
     message: LoadingDots is removed and not replaced; delete it (a static label or LoadingSpinner if a wait must show).
     help: The design spec removes LoadingDots without a replacement.
     fix: manual
+    examples:
+      match: ['HStack { Text("Connecting"); ↓LoadingDots() }']
 
   - id: placeholder-card
     component: PlaceholderCard
@@ -62,6 +82,10 @@ rules:
     help: The design spec replaces PlaceholderCard with LoadingPlaceholder.card.
     replacement: "LoadingPlaceholder.card"
     fix: safe
+    examples:
+      fix:
+        - before: 'ForEach(0..<3) { _ in PlaceholderCard() }'
+          after: 'ForEach(0..<3) { _ in LoadingPlaceholder.card }'
 
   - id: planning-progress-view
     component: PlanningProgressView
@@ -69,6 +93,10 @@ rules:
     help: 'The design spec replaces PlanningProgressView with LoadingSheet(label: "Planning trip").'
     replacement: 'LoadingSheet(label: "Planning trip")'
     fix: safe
+    examples:
+      fix:
+        - before: '.sheet(isPresented: $planning) { PlanningProgressView() }'
+          after: '.sheet(isPresented: $planning) { LoadingSheet(label: "Planning trip") }'
 
   - id: loading-overlay
     component: LoadingOverlay
@@ -79,18 +107,29 @@ rules:
     label:
       arguments: [message, _]
       default: '"Loading"'
+    examples:
+      match: ['.overlay { if exporting { ↓LoadingOverlay(message: "Exporting PDF") } }']
+      fix:
+        - before: 'LoadingOverlay(message: "Exporting PDF")'
+          after: 'LoadingSheet(label: "Exporting PDF")'
+        - before: 'LoadingOverlay()'
+          after: 'LoadingSheet(label: "Loading")'
 
   - id: loading-trips-view
     component: LoadingTripsView
     message: LoadingTripsView must be refactored to the new LoadingPlaceholder skeletons.
     help: The design spec refactors LoadingTripsView to use LoadingPlaceholder shapes instead of shimmer rectangles.
     fix: manual
+    examples:
+      match: ['if trips.isEmpty { ↓LoadingTripsView() }']
 
   - id: loading-text-generator
     component: LoadingTextGenerator
     message: LoadingTextGenerator is removed; use one static, context-specific label ("Loading games...").
     help: 'The design spec deletes LoadingTextGenerator: "Static, context-specific labels only. No rotating messages."'
     fix: manual
+    examples:
+      match: ['@State private var generator = ↓LoadingTextGenerator()']
 
   - id: raw-progress-view
     component: ProgressView
@@ -114,6 +153,17 @@ rules:
       spinner-styles: [circular, automatic, CircularProgressViewStyle, DefaultProgressViewStyle]
       # Determinate progress is left alone, unless a style with one of these words in its name spins it.
       spinning-style-names: '(?i)spin|rotat|activity|loading|throbber'
+    examples:
+      match:
+        - 'if isLoading { ↓ProgressView() }'
+      no-match:
+        - 'ProgressView(value: download.fraction)'
+        - 'LoadingSpinner(size: .medium)'
+      fix:
+        - before: 'ProgressView("Loading games...").controlSize(.small)'
+          after: 'LoadingSpinner(size: .small, label: "Loading games...")'
+        - before: 'ProgressView()'
+          after: 'LoadingSpinner(size: .medium)'
 
   - id: uikit-activity-indicator
     component: UIActivityIndicatorView
@@ -121,6 +171,8 @@ rules:
     message: A UIKit activity indicator; the screen's loading state moves to LoadingSpinner too.
     help: UIKit screens are part of the migration count. Host LoadingSpinner (UIHostingController) or a UIKit view drawn to the same spec (16, 24 or 40 pt arc, Theme.warmOrange).
     fix: manual
+    examples:
+      match: ['let spinner = ↓UIActivityIndicatorView(style: .large)']
 
   # Text Rules: "Static, context-specific labels only. No rotating messages, no AI-generated text."
   - id: rotating-loading-message
@@ -128,6 +180,28 @@ rules:
     message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
     help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
     display-calls: [Text, Label]
+    examples:
+      match:
+        - |
+          struct TipsView: View {
+              let tips = ["Stretch your legs!", "Drink some water!"]
+              @State private var index = 0
+              var body: some View {
+                  ↓Text(tips[index])
+                      .onAppear {
+                          Timer.scheduledTimer(withTimeInterval: 3, repeats: true) { _ in index = (index + 1) % tips.count }
+                      }
+              }
+          }
+      no-match:
+        - |
+          struct Pager: View {
+              let pages = ["Welcome", "Plan a trip"]
+              @State private var index = 0
+              var body: some View {
+                  Text(pages[index]).onTapGesture { index = (index + 1) % pages.count }
+              }
+          }
 
   - id: loading-label-style
     kind: label-style
@@ -138,6 +212,12 @@ rules:
     label-arguments: [label, _]
     allowed-labels: [Planning trip, Exporting PDF, Syncing data, Loading]
     label-pattern: '^Loading [^.!?…]+(\.\.\.|…)$'
+    examples:
+      match:
+        - 'LoadingSpinner(size: .small, label: ↓"Hang tight!")'
+      no-match:
+        - 'LoadingSpinner(size: .small, label: "Loading games...")'
+        - 'LoadingSheet(label: "Exporting PDF")'
     determinate:
       arguments: [value, timerInterval]
       progress-like-argument: true
@@ -192,8 +272,10 @@ rules:
     kind: pattern
     match: $VIEW.foregroundColor($COLOR)
     replace: $VIEW.foregroundStyle($COLOR)
-    fix: safe
-    message: foregroundColor(_:) is deprecated; use foregroundStyle(_:).
+    # foregroundColor takes an optional Color, foregroundStyle a ShapeStyle: nil, an optional and an
+    # implicit `.init(...)` do not compile after the rename. Most uses (`.secondary`, `Color.red`) do.
+    fix: unsafe
+    message: foregroundColor(_:) is deprecated; use foregroundStyle(_:) (check that the colour is not optional).
     examples:
       match:
         - |

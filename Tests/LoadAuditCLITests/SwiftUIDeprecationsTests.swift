@@ -19,7 +19,7 @@ final class SwiftUIDeprecationsTests: XCTestCase {
             "Screens/SettingsScreen.swift:10 navigation-view unsafe",
             "Screens/SettingsScreen.swift:14 on-change-perform manual",
             "Screens/SettingsScreen.swift:16 accent-color unsafe",
-            "Screens/SettingsScreen.swift:21 foreground-color safe",
+            "Screens/SettingsScreen.swift:21 foreground-color unsafe",
             "Screens/SettingsScreen.swift:26 navigation-bar-title-display-mode safe",
         ])
     }
@@ -83,7 +83,7 @@ final class SwiftUIDeprecationsTests: XCTestCase {
     func testRulesExplainShowsThePatternAndTheExamples() {
         let run = CLIRun(["rules", "explain", "foreground-color", "--rules", "swiftui-deprecations"])
         XCTAssertEqual(run.status, 0, run.errors)
-        XCTAssertTrue(run.output.hasPrefix("foreground-color (pattern, warning, fix: safe) from rules/swiftui-deprecations.yml:"), run.output)
+        XCTAssertTrue(run.output.hasPrefix("foreground-color (pattern, warning, fix: unsafe) from rules/swiftui-deprecations.yml:"), run.output)
         XCTAssertTrue(run.output.contains("finds:    $VIEW.foregroundColor($COLOR)\nreplaces: $VIEW.foregroundStyle($COLOR)\n"), run.output)
         XCTAssertTrue(run.output.contains("  finds (1):\n"), run.output)
         let unknown = CLIRun(["rules", "explain", "nope"])
