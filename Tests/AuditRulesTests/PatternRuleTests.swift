@@ -177,13 +177,7 @@ final class PatternRuleTests: XCTestCase {
             ("  - id: a\n    kind: pattern\n    match: a.b()\n    message: m\n    examples:\n      match: ['a.b()']\n", 8, "needs a ↓"),
             ("  - id: a\n    kind: pattern\n    match: a.b()\n    message: m\n    examples:\n      matches: ['↓a.b()']\n", 8, "unknown key 'matches'"),
         ]
-        for (body, line, fragment) in cases {
-            XCTAssertThrowsError(try rules(body), body) { error in
-                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
-                XCTAssertEqual(error.line, line, "\(error)")
-                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
-            }
-        }
+        assertLocatedErrors(cases.map { ("version: 1\nrules:\n" + $0.body, $0.line, $0.fragment) })
     }
 
     /// The select step hears of a pattern's first name: a file that uses it in code is parsed.
@@ -260,12 +254,6 @@ final class PatternRuleTests: XCTestCase {
             (head + "    values:\n      X:\n        a: b\n        a: c\n", 12, "'a' appears twice in the table of '$X'"),
             ("  - id: a\n    kind: pattern\n    match: f($$$A, $$$B)\n    message: m\n", 5, "two $$$ metavariables in one list"),
         ]
-        for (body, line, fragment) in cases {
-            XCTAssertThrowsError(try rules(body), body) { error in
-                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
-                XCTAssertEqual(error.line, line, "\(error)")
-                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
-            }
-        }
+        assertLocatedErrors(cases.map { ("version: 1\nrules:\n" + $0.body, $0.line, $0.fragment) })
     }
 }

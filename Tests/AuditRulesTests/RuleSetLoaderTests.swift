@@ -69,14 +69,7 @@ final class RuleSetLoaderTests: XCTestCase {
             ("version: 1\nsizes:\n  points: {small: 16}\n  scale-below-one: tiny\nrules: []\n", 4, "not one of the sizes"),
             ("version: 1\n", 1, "no 'rules' list"),
         ]
-        for (yaml, line, fragment) in cases {
-            XCTAssertThrowsError(try RuleSetLoader.load(text: yaml, file: "team.yml"), yaml) { error in
-                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
-                XCTAssertEqual(error.file, "team.yml")
-                XCTAssertEqual(error.line, line, "\(error)")
-                XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'")
-            }
-        }
+        assertLocatedErrors(cases.map { ($0.yaml, $0.line, $0.fragment) })
     }
 
     func testRuleIdsAndComponentNamesAreCheckedByTheirShape() {

@@ -70,3 +70,18 @@ struct MarkedSource {
         text = stripped
     }
 }
+
+/// Checks that each rules-file text fails to load with a located error: its line and a fragment of
+/// what is wrong (`file` is the name the loader gives the text).
+func assertLocatedErrors(
+    _ cases: [(text: String, line: Int, fragment: String)], file: String = "team.yml", line: UInt = #line
+) {
+    for (text, expectedLine, fragment) in cases {
+        XCTAssertThrowsError(try RuleSet.load(text: text, file: file), text, line: line) { error in
+            guard let error = error as? RulesFileError else { return XCTFail("\(error)", line: line) }
+            XCTAssertEqual(error.file, file, line: line)
+            XCTAssertEqual(error.line, expectedLine, "\(error)", line: line)
+            XCTAssertTrue(error.problem.contains(fragment), "'\(error.problem)' lacks '\(fragment)'", line: line)
+        }
+    }
+}
