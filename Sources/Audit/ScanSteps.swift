@@ -143,8 +143,7 @@ extension Audit {
             guard !request.allowGateChanges else { return }
             var texts: [String: String] = [:]
             let gate = try gateChanges(changes, failOnGiven: request.failOn != nil, baselinePath: baselinePath, texts: &texts)
-            let base = paths.count == 1 && isDirectory.boolValue ? folder : setup.currentDirectory
-            let (findings, absolutePaths) = GateChanges.findings(gate, base: base, texts: texts)
+            let (findings, absolutePaths) = GateChanges.findings(gate, base: setup.currentDirectory, texts: texts)
             result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
             result.absolutePaths.merge(absolutePaths) { current, _ in current }
             if !findings.isEmpty, !result.ruleIds.contains(GateChanges.ruleId) { result.ruleIds.append(GateChanges.ruleId) }

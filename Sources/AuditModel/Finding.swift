@@ -83,7 +83,7 @@ public struct RelatedLocation: Hashable, Codable, Sendable {
 public struct Finding: Hashable, Sendable, Codable {
     public let ruleId: String
     public let severity: Severity
-    /// The path shown to people and written to reports (relative to the scanned folder).
+    /// The path shown to people and written to reports (relative to the current directory).
     public let file: String
     /// Start and end (exclusive) of the span: the usage, with any modifiers its replacement absorbs.
     public let start: SourcePoint

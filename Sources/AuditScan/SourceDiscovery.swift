@@ -119,8 +119,9 @@ public struct SourceDiscovery {
             }
             resolved.append((path, absolute, isDirectory.boolValue, ignored))
         }
-        // One folder: paths relative to it. Otherwise: relative to the current directory.
-        let base = resolved.count == 1 && resolved[0].isDirectory ? resolved[0].absolute : currentDirectory
+        // Every output names files relative to the current directory (as compilers, git and CI systems
+        // do): a diff applies, and an annotation lands, from where loadaudit ran.
+        let base = currentDirectory
         return Inputs(resolved: resolved, base: base, scope: nil, root: nil)
     }
 

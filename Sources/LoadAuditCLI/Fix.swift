@@ -17,8 +17,9 @@ struct Fix: ParsableCommand {
         leading outside the given folders is reported and not written. Manual findings are listed, never
         touched. Running fix twice changes nothing the second time.
 
-        --dry-run writes nothing and prints a unified diff that `git apply` and `patch -p1` accept (run
-        them from the scanned folder); the summary goes to standard error.
+        --dry-run writes nothing and prints a unified diff that `git apply` and `patch -p1` accept from
+        where loadaudit ran (its paths are relative to the current folder); the summary goes to
+        standard error.
 
         EXIT CODES
           0  done (or, with --dry-run, nothing to change)
@@ -28,7 +29,7 @@ struct Fix: ParsableCommand {
 
         EXAMPLES
           loadaudit fix --dry-run ./App              Show what would change
-          cd App && loadaudit fix --dry-run . | git apply
+          loadaudit fix --dry-run App > m.diff && git apply m.diff
                                                      The same as fix, through git
           loadaudit fix ./App                        Apply the safe replacements
           loadaudit fix --unsafe --rule loading-overlay ./App

@@ -38,8 +38,8 @@ struct Scan: ParsableCommand {
         and what .loadaudit.yml excludes. A file named on the command line is always scanned.
 
         Each finding has a fix class: safe (mechanical rewrite), unsafe (needs a human glance) or manual
-        (no automatic rewrite). Paths in reports are relative to the scanned folder (to the current folder
-        when several paths are given); lines and columns are 1-based, columns count characters.
+        (no automatic rewrite). Paths in every report are relative to the current folder (absolute outside
+        it): run from the repository root for CI. Lines and columns are 1-based, columns count characters.
 
         IN CI: only new findings fail. With --baseline FILE (written by `loadaudit baseline`), findings
         already in it are reported as existing and do not fail; baseline entries whose usage is gone are
@@ -50,8 +50,7 @@ struct Scan: ParsableCommand {
         github (pull-request annotations), xcode (Run Script build phase), junit (test reports),
         markdown ($GITHUB_STEP_SUMMARY, PR comments). --output FILE writes the report to FILE and a
         short summary to the terminal. --report FORMAT=FILE adds a report of the same scan (repeatable;
-        without =FILE it goes to standard output, where one report at most may go). SARIF and github
-        paths are relative to the current folder: run from the repository root.
+        without =FILE it goes to standard output, where one report at most may go).
 
         GATE: with --diff-base REF, a change that weakens the gate it is checked by (in .loadaudit.yml
         a rule switched off or lowered, a weaker fail-on, an exclude added or an include narrowed; in

@@ -92,10 +92,11 @@ final class ScannerTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: outside, withDestinationURL: root.appendingPathComponent("App"))
         defer { try? FileManager.default.removeItem(at: outside) }
         XCTAssertTrue(GitIgnored.mayBeInWorkTree(outside.path))
-        XCTAssertEqual(try scan([outside.path]).findings.map(\.file), ["Screen.swift"])
+        // (Paths are relative to the current directory, the tree's root: the link, outside it, is absolute.)
+        XCTAssertEqual(try scan([outside.path]).findings.map(\.file), [outside.appendingPathComponent("Screen.swift").path])
         XCTAssertEqual(try scan().findings.map(\.file), ["App/Screen.swift"])
         // A folder below the work tree's top: its .gitignore still counts.
-        XCTAssertEqual(try scan([root.appendingPathComponent("App").path]).findings.map(\.file), ["Screen.swift"])
+        XCTAssertEqual(try scan([root.appendingPathComponent("App").path]).findings.map(\.file), ["App/Screen.swift"])
         XCTAssertEqual(try scan(gitignore: false).findings.map(\.file),
                        ["App/Nested/Deep.generated.swift", "App/Screen.generated.swift", "App/Screen.swift", "Generated/Mocks.swift"])
         XCTAssertEqual(try scan([root.appendingPathComponent("Generated/Mocks.swift").path]).findings.count, 1)

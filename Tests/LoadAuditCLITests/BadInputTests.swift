@@ -38,7 +38,7 @@ final class BadInputTests: XCTestCase {
         let locked = tree.url.appendingPathComponent("Locked.swift").path
         XCTAssertEqual(chmod(locked, 0), 0)
         defer { chmod(locked, 0o644) }
-        let run = CLIRun(["scan", "--format", "json", tree.path])
+        let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1, "the readable file's finding still fails the scan")
         XCTAssertEqual(errorLines(run, mentioning: "Locked.swift"), ["loadaudit: warning: Locked.swift: cannot read the file (permission denied?)"])
         XCTAssertTrue(run.output.contains("\"file\" : \"Open.swift\""), run.output)
@@ -52,7 +52,7 @@ final class BadInputTests: XCTestCase {
     func testANonUTF8FileIsSkippedWithTheOffsetOfTheFirstBadByte() throws {
         let tree = try TemporaryTree(["Good.swift": spinner])
         try tree.write("Latin1.swift", Data("import SwiftUI\nlet a = \"caf".utf8) + Data([0xE9]) + Data("\"\nlet p = ProgressView()\n".utf8))
-        let run = CLIRun(["scan", "--format", "json", tree.path])
+        let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(errorLines(run, mentioning: "Latin1.swift"),
                        ["loadaudit: warning: Latin1.swift: not valid UTF-8 (first bad byte at offset 27): skipped"])
@@ -64,7 +64,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(problems.compactMap { $0["kind"] as? String }, ["not-utf8"], "the JSON report lists it as a problem")
         // fix leaves it alone too.
         let before = try Data(contentsOf: tree.url.appendingPathComponent("Latin1.swift"))
-        XCTAssertEqual(CLIRun(["fix", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).status, 0)
         XCTAssertEqual(try Data(contentsOf: tree.url.appendingPathComponent("Latin1.swift")), before)
     }
 
@@ -74,7 +74,7 @@ final class BadInputTests: XCTestCase {
         var random = SeededRandom(seed: 42)
         for index in bytes.indices where index % 3 != 0 { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
         try tree.write("Tool.swift", Data([0x7F, 0x45, 0x4C, 0x46] + bytes))
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(errorLines(run, mentioning: "Tool.swift"), ["loadaudit: warning: Tool.swift: binary content (NUL bytes), not Swift source: skipped"])
     }
@@ -92,7 +92,7 @@ final class BadInputTests: XCTestCase {
         }
         text += "let spinner = ProgressView()\n"
         try tree.write("Generated.swift", text)
-        let run = CLIRun(["scan", "--format", "json", tree.path])
+        let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1, run.errors)
         XCTAssertTrue(run.output.contains("\"filesScanned\" : 1"), run.output)
         XCTAssertTrue(run.output.contains("\"line\" : \(text.split(separator: "\n", omittingEmptySubsequences: false).count - 1)"), "the finding on the last line")
@@ -111,7 +111,7 @@ final class BadInputTests: XCTestCase {
             written += line.count
         }
         try handle.close()
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(errorLines(run, mentioning: "Huge.swift"), ["loadaudit: warning: Huge.swift: 65 MB is over the 64 MB limit: skipped"])
     }
@@ -124,15 +124,15 @@ final class BadInputTests: XCTestCase {
             "Arrays.swift": spinner + "let z = " + String(repeating: "[", count: depth) + "value" + String(repeating: "]", count: depth) + "\n",
             "Views.swift": "import SwiftUI\nlet v = " + String(repeating: "VStack { ", count: depth) + "ThemedSpinnerCompact()" + String(repeating: " }", count: depth) + "\n",
         ])
-        let scan = CLIRun(["scan", "--format", "json", tree.path])
+        let scan = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(scan.status, 1, scan.errors)
         XCTAssertTrue(scan.output.contains("\"filesScanned\" : 4"), scan.output)
         XCTAssertTrue(scan.output.contains("\"themed-spinner-compact\" : 1"), "the use at the bottom of the views is found")
-        let fix = CLIRun(["fix", tree.path])
+        let fix = CLIRun(["fix", "."], in: tree.path)
         XCTAssertEqual(fix.status, 0, fix.output + fix.errors)
         let views = try String(contentsOf: tree.url.appendingPathComponent("Views.swift"), encoding: .utf8)
         XCTAssertTrue(views.contains("VStack { LoadingSpinner(size: .small) }"), "the deepest use is fixed")
-        XCTAssertEqual(CLIRun(["fix", tree.path]).output, "Nothing fixed.\n")
+        XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).output, "Nothing fixed.\n")
     }
 
     /// Known bug: `loadaudit syntax` prints the tree recursively (Sources/LoadAuditCLI/Rules.swift, `show`)
@@ -151,7 +151,7 @@ final class BadInputTests: XCTestCase {
     /// offsets do it. The parser's time limit turns that into a reported, skipped file.
     func testATruncatedFileTheParserCannotFinishIsSkippedNotHung() throws {
         let tree = try TemporaryTree(["Cut.swift": spinner + "a{b(){c", "Good.swift": spinner])
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(errorLines(run, mentioning: "Cut.swift").count, 1, run.errors)
         XCTAssertTrue(run.errors.contains("did not finish within 10 s"), run.errors)
@@ -164,19 +164,19 @@ final class BadInputTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Again").path, withDestinationPath: ".")
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Ping.swift").path, withDestinationPath: "Pong.swift")
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Pong.swift").path, withDestinationPath: "Ping.swift")
-        let run = CLIRun(["scan", "--format", "json", tree.path])
+        let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.output.contains("\"filesScanned\" : 1"), run.output)
         XCTAssertEqual(errorLines(run, mentioning: "Again"), ["loadaudit: warning: Again: symbolic link loop (points back to .): skipped"])
         XCTAssertEqual(errorLines(run, mentioning: "Ping.swift"), ["loadaudit: warning: Ping.swift: symbolic link loop: skipped"])
         XCTAssertEqual(errorLines(run, mentioning: "Pong.swift"), ["loadaudit: warning: Pong.swift: symbolic link loop: skipped"])
-        XCTAssertEqual(CLIRun(["fix", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).status, 0)
     }
 
     func testADanglingSymbolicLinkIsReportedAndSkipped() throws {
         let tree = try TemporaryTree(["A.swift": spinner])
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Gone.swift").path, withDestinationPath: "Deleted.swift")
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(errorLines(run, mentioning: "Gone.swift"), ["loadaudit: warning: Gone.swift: broken symbolic link: skipped"])
         let named = CLIRun(["scan", "Gone.swift"], in: tree.path)
@@ -190,10 +190,10 @@ final class BadInputTests: XCTestCase {
         let tree = try TemporaryTree(["Own.swift": spinner])
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Vendor").path,
                                                    withDestinationPath: outside.url.appendingPathComponent("Shared").path)
-        let scan = CLIRun(["scan", "--format", "json", tree.path])
+        let scan = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(scan.status, 1)
         XCTAssertTrue(scan.output.contains("\"file\" : \"Vendor/Spinner.swift\""), scan.output)
-        let fix = CLIRun(["fix", tree.path])
+        let fix = CLIRun(["fix", "."], in: tree.path)
         XCTAssertEqual(fix.status, 1)
         XCTAssertTrue(fix.output.contains("not fixed: Vendor/Spinner.swift: a symbolic link to \(AtomicPath.real(outside.url.appendingPathComponent("Shared/Spinner.swift").path)), outside the scanned folders: not written"), fix.output)
         XCTAssertEqual(try String(contentsOf: outside.url.appendingPathComponent("Shared/Spinner.swift"), encoding: .utf8), spinner)
@@ -240,7 +240,7 @@ final class BadInputTests: XCTestCase {
 
     func testAnUnknownRuleInASuppressionIsAnUnusedSuppressionWarning() throws {
         let tree = try TemporaryTree(["A.swift": "import SwiftUI\n// loadaudit:ignore no-such-rule\nlet s = LoadingSpinner(size: .small)\n"])
-        let run = CLIRun(["scan", "--format", "json", tree.path])
+        let run = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.output.contains("\"ruleId\" : \"unused-suppression\""), run.output)
         XCTAssertTrue(run.output.contains("it names 'no-such-rule', which is not a rule"), run.output)
@@ -252,11 +252,11 @@ final class BadInputTests: XCTestCase {
 
     func testAnEmptyTreeExitsZeroWithANote() throws {
         let tree = try TemporaryTree(["README.md": "no Swift here\n"])
-        let scan = CLIRun(["scan", tree.path])
+        let scan = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(scan.status, 0)
-        XCTAssertEqual(scan.errors, "loadaudit: warning: no .swift files found under \(tree.path)\n")
+        XCTAssertEqual(scan.errors, "loadaudit: warning: no .swift files found under .\n")
         XCTAssertTrue(scan.output.contains("0 files scanned"), scan.output)
-        let fix = CLIRun(["fix", tree.path])
+        let fix = CLIRun(["fix", "."], in: tree.path)
         XCTAssertEqual(fix.status, 0)
         XCTAssertEqual(fix.output, "Nothing fixed.\n")
     }

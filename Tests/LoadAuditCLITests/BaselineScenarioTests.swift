@@ -74,7 +74,7 @@ final class BaselineScenarioTests: XCTestCase {
         let newUse = CLIRun(baseline, in: tree.path)
         XCTAssertEqual(newUse.status, 1)
         XCTAssertEqual(newLines(newUse).count, 1, newUse.output)
-        XCTAssertTrue(newLines(newUse).first?.hasPrefix("GamesView.swift:15:4: warning: LoadingDots") == true, newUse.output)
+        XCTAssertTrue(newLines(newUse).first?.hasPrefix("App/GamesView.swift:15:4: warning: LoadingDots") == true, newUse.output)
         XCTAssertTrue(newUse.output.hasPrefix("NEW: 1 finding not in the baseline"), newUse.output)
 
         // A fixed use: reported as fixed, exit 0, or 1 with --strict-baseline; the ratchet command is given.
@@ -160,7 +160,7 @@ final class BaselineScenarioTests: XCTestCase {
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
         let findings = report["findings"] as! [[String: Any]]
         let new = findings.filter { $0["baseline"] as? String == "new" }.map { "\($0["file"]!):\($0["ruleId"]!)" }
-        XCTAssertEqual(new, ["GamesView.swift:placeholder-card", "New.swift:loading-overlay"])
+        XCTAssertEqual(new, ["App/GamesView.swift:placeholder-card", "App/New.swift:loading-overlay"])
         XCTAssertEqual(findings.count, 5)
 
         let clean = try repository(["A.swift": screen])
@@ -252,7 +252,7 @@ final class BaselineScenarioTests: XCTestCase {
 
     /// The verdict on a use does not depend on which part of the project is scanned: facts such as
     /// the app's own `ProgressView` come from the project root (the git work tree here, or the folder
-    /// of .loadaudit.yml), and the findings of a subfolder are those of a full scan, named from it.
+    /// of .loadaudit.yml), and the findings of a subfolder are those of a full scan.
     func testAScanOfASubfolderJudgesWithTheWholeProjectsFacts() throws {
         let ownProgressView = "import UIKit\n\nfinal class ProgressView: UIView {}\n"
         let export = "import SwiftUI\nimport UIKit\n\nstruct ExportView: View {\n    var body: some View { ProgressView() }\n}\n"
@@ -267,8 +267,8 @@ final class BaselineScenarioTests: XCTestCase {
         XCTAssertEqual(full.count, 1)
         XCTAssertEqual(full.first?["fix"] as? String, "unsafe")
         XCTAssertEqual(part.first?["fix"] as? String, "unsafe", "the declaration outside Features still counts")
-        XCTAssertEqual(part.first?["file"] as? String, "Export/ExportView.swift")
-        XCTAssertTrue((part.first?["message"] as? String)?.contains("its own ProgressView in ../Legacy/ProgressView.swift") == true, "\(part)")
+        XCTAssertEqual(part.first?["file"] as? String, "Features/Export/ExportView.swift")
+        XCTAssertTrue((part.first?["message"] as? String)?.contains("its own ProgressView in Legacy/ProgressView.swift") == true, "\(part)")
         XCTAssertEqual(part.first?["fingerprint"] as? String, full.first?["fingerprint"] as? String)
         let summary = CLIRun(["scan", "Features"], in: tree.path).output
         XCTAssertTrue(summary.contains("(1 file scanned)"), summary)

@@ -8,18 +8,18 @@ final class CommandLineTests: XCTestCase {
 
     func testFindingsExitOneAndCleanTreesExitZero() throws {
         let tree = try TemporaryTree(["A.swift": spinnerView, "Clean/B.swift": "import SwiftUI\nlet s = LoadingSpinner(size: .small)\n"])
-        XCTAssertEqual(CLIRun(["scan", tree.path]).status, 1)
+        XCTAssertEqual(CLIRun(["scan", "."], in: tree.path).status, 1)
         XCTAssertEqual(CLIRun(["scan", tree.url.appendingPathComponent("Clean").path]).status, 0)
         // `scan` is the default command.
-        XCTAssertEqual(CLIRun([tree.path]).status, 1)
+        XCTAssertEqual(CLIRun(["."], in: tree.path).status, 1)
     }
 
     func testFailOnChoosesTheSeverityThatFails() throws {
         let tree = try TemporaryTree(["A.swift": spinnerView])
-        XCTAssertEqual(CLIRun(["scan", "--fail-on", "never", tree.path]).status, 0)
-        XCTAssertEqual(CLIRun(["scan", "--fail-on", "error", tree.path]).status, 0)
-        XCTAssertEqual(CLIRun(["scan", "--fail-on", "note", tree.path]).status, 1)
-        let bad = CLIRun(["scan", "--fail-on", "sometimes", tree.path])
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "never", "."], in: tree.path).status, 0)
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "error", "."], in: tree.path).status, 0)
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "note", "."], in: tree.path).status, 1)
+        let bad = CLIRun(["scan", "--fail-on", "sometimes", "."], in: tree.path)
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.errors.contains("sometimes"), bad.errors)
     }
@@ -72,15 +72,15 @@ final class CommandLineTests: XCTestCase {
     func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
         let tree = try TemporaryTree(["A.swift": spinnerView])
         let escape = "\u{1B}["
-        XCTAssertFalse(CLIRun(["scan", tree.path]).output.contains(escape))
-        XCTAssertTrue(CLIRun(["scan", tree.path], terminal: true).output.contains(escape))
-        XCTAssertFalse(CLIRun(["scan", tree.path], terminal: true, environment: ["NO_COLOR": "1"]).output.contains(escape))
-        XCTAssertTrue(CLIRun(["scan", "--color", "always", tree.path]).output.contains(escape))
+        XCTAssertFalse(CLIRun(["scan", "."], in: tree.path).output.contains(escape))
+        XCTAssertTrue(CLIRun(["scan", "."], in: tree.path, terminal: true).output.contains(escape))
+        XCTAssertFalse(CLIRun(["scan", "."], in: tree.path, terminal: true, environment: ["NO_COLOR": "1"]).output.contains(escape))
+        XCTAssertTrue(CLIRun(["scan", "--color", "always", "."], in: tree.path).output.contains(escape))
     }
 
     func testTextReportShowsLocationSourceCaretAndReplacement() throws {
         let tree = try TemporaryTree(["Features/A.swift": spinnerView])
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertTrue(run.output.hasPrefix("""
         Features/A.swift:4:27: warning: A raw ProgressView spinner; use the theme-aware LoadingSpinner. [raw-progress-view]
          4 |     var body: some View { ProgressView() }
@@ -90,18 +90,48 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(run.output.contains("1 finding in 1 file (1 file scanned): 1 safe\n  raw-progress-view  1\n"), run.output)
     }
 
-    func testPathsAreRelativeToTheFolderOrToTheCurrentDirectoryForSeveralPaths() throws {
+    /// One rule for every output: paths relative to the current folder (absolute outside it), so that
+    /// `fix --dry-run App > m.diff; git apply m.diff` works from where it was run, and CI annotations
+    /// land on the repository's files.
+    func testEveryOutputNamesFilesRelativeToTheCurrentFolder() throws {
         let tree = try TemporaryTree(["App/Screens/A.swift": spinnerView, "Kit/B.swift": spinnerView])
-        let one = CLIRun(["scan", "--format", "json", "App"], in: tree.path)
-        XCTAssertTrue(one.output.contains("\"file\" : \"Screens/A.swift\""), one.output)
+        for format in ["json", "text", "markdown", "github", "sarif"] {
+            let one = CLIRun(["scan", "--format", format, "App"], in: tree.path)
+            XCTAssertTrue(one.output.contains("App/Screens/A.swift"), "\(format): \(one.output)")
+            XCTAssertFalse(one.output.contains("\"Screens/A.swift") || one.output.hasPrefix("Screens/"), "\(format): \(one.output)")
+        }
         let two = CLIRun(["scan", "--format", "json", "App", "Kit/B.swift"], in: tree.path)
         XCTAssertTrue(two.output.contains("\"file\" : \"App/Screens/A.swift\""), two.output)
         XCTAssertTrue(two.output.contains("\"file\" : \"Kit/B.swift\""), two.output)
+        let inside = CLIRun(["scan", "--format", "json", "."], in: tree.url.appendingPathComponent("App").path)
+        XCTAssertTrue(inside.output.contains("\"file\" : \"Screens/A.swift\""), inside.output)
+        let outside = CLIRun(["scan", "--format", "json", "../Kit"], in: tree.url.appendingPathComponent("App").path)
+        XCTAssertTrue(outside.output.contains("\"file\" : \"\(tree.url.standardizedFileURL.path)/Kit/B.swift\""), outside.output)
+
+        // The diff of a subfolder, made from the repository root, applies there with git.
+        let git = try XCTUnwrap(["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        func runGit(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: git)
+            process.arguments = ["-C", tree.path] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        XCTAssertEqual(try runGit(["init", "-q"]), 0)
+        let diff = CLIRun(["fix", "--dry-run", "App"], in: tree.path)
+        XCTAssertTrue(diff.output.hasPrefix("--- a/App/Screens/A.swift\n+++ b/App/Screens/A.swift\n"), diff.output)
+        try tree.write("m.diff", diff.output)
+        XCTAssertEqual(try runGit(["apply", "m.diff"]), 0)
+        let fixed = try String(contentsOf: tree.url.appendingPathComponent("App/Screens/A.swift"), encoding: .utf8)
+        XCTAssertTrue(fixed.contains("LoadingSpinner(size: .medium)"), fixed)
     }
 
     func testAnEmptyTreeExitsCleanlyWithANote() throws {
         let tree = try TemporaryTree(["README.md": "nothing here"])
-        let run = CLIRun(["scan", tree.path])
+        let run = CLIRun(["scan", "."], in: tree.path)
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(run.output.contains("No deprecated loading indicators in 0 files scanned."))
         XCTAssertTrue(run.errors.contains("warning: no .swift files found"), run.errors)

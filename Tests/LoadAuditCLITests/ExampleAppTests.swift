@@ -6,7 +6,8 @@ import XCTest
 /// (fixtures/expected-findings.tsv, made without running loadaudit) and the golden JSON report.
 final class ExampleAppTests: XCTestCase {
     func testFindingsMatchTheHandWrittenExpectations() throws {
-        let run = CLIRun(["scan", "--format", "json", Repository.exampleApp.path])
+        // Run in the app's folder, as its team would: paths are then relative to it, as in the table.
+        let run = CLIRun(["scan", "--format", "json", "."], in: Repository.exampleApp.path)
         XCTAssertEqual(run.status, 1, run.errors)
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
         let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-findings.tsv"), encoding: .utf8)

@@ -30,7 +30,7 @@ final class FixCommandTests: XCTestCase {
     func testFixCasesMatchTheGoldenFilesByteForByteAndASecondRunChangesNothing() throws {
         for (mode, flags) in [("safe", [String]()), ("unsafe", ["--unsafe"])] {
             let tree = try copy("fixtures/FixCases")
-            let first = CLIRun(["fix"] + flags + [tree.path])
+            let first = CLIRun(["fix"] + flags + ["."], in: tree.path)
             XCTAssertEqual(first.status, 0, first.output + first.errors)
             XCTAssertTrue(first.output.hasPrefix("Fixed 7 files: 10 edits"), first.output)
             let golden = try files(in: Repository.root.appendingPathComponent("fixtures/expected-fix/\(mode)"))
@@ -39,7 +39,7 @@ final class FixCommandTests: XCTestCase {
             for (name, data) in golden {
                 XCTAssertEqual(fixed[name], data, "\(mode): \(name) differs from fixtures/expected-fix/\(mode)/\(name)")
             }
-            let second = CLIRun(["fix"] + flags + [tree.path])
+            let second = CLIRun(["fix"] + flags + ["."], in: tree.path)
             XCTAssertEqual(second.status, 0)
             XCTAssertTrue(second.output.hasPrefix("Nothing fixed.\n"), second.output)
             XCTAssertEqual(try files(in: tree.url), fixed)
@@ -90,8 +90,8 @@ final class FixCommandTests: XCTestCase {
     func testAfterAFixTheScanReportsNoSafeFindingAndOtherFilesAreUntouched() throws {
         let tree = try copy("fixtures/ExampleApp")
         let before = try files(in: tree.url)
-        XCTAssertEqual(CLIRun(["fix", tree.path]).status, 0)
-        let scan = CLIRun(["scan", "--format", "json", tree.path])
+        XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).status, 0)
+        let scan = CLIRun(["scan", "--format", "json", "."], in: tree.path)
         XCTAssertFalse(scan.output.contains("\"fix\" : \"safe\""))
         XCTAssertTrue(scan.output.contains("\"fix\" : \"unsafe\""))
         let after = try files(in: tree.url)
@@ -106,7 +106,7 @@ final class FixCommandTests: XCTestCase {
         let tree = try TemporaryTree(["rules.yml": rules, "App/Badge.swift": original, "App/Other.swift": "let b = OldBadge ( )\n"])
         let run = CLIRun(["fix", "--rules", "rules.yml", "App"], in: tree.path)
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.output.contains("not fixed: Badge.swift:2:13: rewrite would not parse [broken]"), run.output)
+        XCTAssertTrue(run.output.contains("not fixed: App/Badge.swift:2:13: rewrite would not parse [broken]"), run.output)
         XCTAssertEqual(try String(contentsOf: tree.url.appendingPathComponent("App/Badge.swift"), encoding: .utf8), original)
         let dryRun = CLIRun(["fix", "--dry-run", "--rules", "rules.yml", "App"], in: tree.path)
         XCTAssertEqual(dryRun.output, "")
@@ -118,7 +118,7 @@ final class FixCommandTests: XCTestCase {
         let tree = try TemporaryTree(["Locked.swift": spinner, "Open.swift": spinner])
         let locked = tree.url.appendingPathComponent("Locked.swift").path
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked)
-        let run = CLIRun(["fix", tree.path])
+        let run = CLIRun(["fix", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.output.contains("not fixed: Locked.swift: read-only file: not fixed"), run.output)
         XCTAssertEqual(try String(contentsOfFile: locked, encoding: .utf8), spinner)
@@ -129,7 +129,7 @@ final class FixCommandTests: XCTestCase {
         let tree = try TemporaryTree(["A.swift": "let s = ThemedSpinnerCompact()\n"])
         let path = tree.url.appendingPathComponent("A.swift").path
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
-        XCTAssertEqual(CLIRun(["fix", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).status, 0)
         let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         XCTAssertEqual(permissions, 0o640)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: tree.path).filter { $0.contains("loadaudit") }
@@ -141,7 +141,7 @@ final class FixCommandTests: XCTestCase {
         let tree = try TemporaryTree(["Own.swift": "let s = ThemedSpinnerCompact()\n"])
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Linked.swift").path,
                                                    withDestinationPath: outside.url.appendingPathComponent("Shared.swift").path)
-        let run = CLIRun(["fix", tree.path])
+        let run = CLIRun(["fix", "."], in: tree.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.output.contains("not fixed: Linked.swift: a symbolic link to"), run.output)
         XCTAssertEqual(try String(contentsOf: outside.url.appendingPathComponent("Shared.swift"), encoding: .utf8), "let s = ThemedSpinnerCompact()\n")
@@ -150,7 +150,7 @@ final class FixCommandTests: XCTestCase {
 
     func testRuleSelectionLimitsTheFix() throws {
         let tree = try TemporaryTree(["A.swift": "import SwiftUI\nlet a = ThemedSpinnerCompact()\nlet b = PlaceholderCard()\n"])
-        XCTAssertEqual(CLIRun(["fix", "--rule", "placeholder-card", tree.path]).status, 0)
+        XCTAssertEqual(CLIRun(["fix", "--rule", "placeholder-card", "."], in: tree.path).status, 0)
         XCTAssertEqual(try String(contentsOf: tree.url.appendingPathComponent("A.swift"), encoding: .utf8),
                        "import SwiftUI\nlet a = ThemedSpinnerCompact()\nlet b = LoadingPlaceholder.card\n")
     }

@@ -176,7 +176,7 @@ final class KillDuringFixTests: XCTestCase {
         let finished = DispatchSemaphore(value: 0)
         let path = tree.path
         Thread.detachNewThread {
-            outcome.run = CLIRun(["fix", path])
+            outcome.run = CLIRun(["fix", "."], in: path)
             finished.signal()
         }
         // Open the pipe for writing once the scan has opened it for reading (a safety deadline only).
@@ -250,7 +250,7 @@ final class KillDuringFixTests: XCTestCase {
         XCTAssertEqual(ftruncate(descriptor, off_t(max(0, filled - 8192))), 0)
         close(descriptor)
 
-        let run = CLIRun(["fix", mountPoint.path])
+        let run = CLIRun(["fix", "."], in: mountPoint.path)
         XCTAssertEqual(run.status, 1, run.output + run.errors)
         XCTAssertTrue(run.output.contains("not fixed: Big.swift: could not be written (No space left on device): the original is untouched"), run.output)
         XCTAssertEqual(run.output.components(separatedBy: "not fixed:").count - 1, 1, run.output)

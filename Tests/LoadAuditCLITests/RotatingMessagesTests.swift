@@ -10,7 +10,9 @@ final class RotatingMessagesTests: XCTestCase {
     }
 
     func testEveryRotatingStyleIsFoundWithItsSourcesAndNoLookAlike() throws {
-        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "--format", "json", "fixtures/RotatingMessages"])
+        // In the app's folder, as its team would run it: paths relative to it, as in the tables.
+        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "--format", "json", "."],
+                         in: Repository.root.appendingPathComponent("fixtures/RotatingMessages").path)
         XCTAssertEqual(run.status, 1, run.errors)
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
         let findings = report["findings"] as! [[String: Any]]
@@ -34,7 +36,8 @@ final class RotatingMessagesTests: XCTestCase {
     }
 
     func testTheMessageSaysWhatChangesAndWhatToUseInstead() throws {
-        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "fixtures/RotatingMessages/Features/Journal"])
+        let run = CLIRun(["scan", "--rule", "rotating-loading-message", "."],
+                         in: Repository.root.appendingPathComponent("fixtures/RotatingMessages/Features/Journal").path)
         XCTAssertTrue(run.output.contains("JournalView.swift:23:25: warning: Loading text that changes over time; use one static, context-specific label in the \"Loading [noun]...\" form. (loadingTips[currentTipIndex] changes with a repeating Timer (JournalViewModel.swift:70))"), run.output)
     }
 
