@@ -79,4 +79,31 @@ final class InstallFilesTests: XCTestCase {
             }
         }
     }
+
+    /// The release scripts are slow (a release build, a Debian root): here only their usage and that
+    /// the bundle's description is what SwiftPM reads (schema 1.0, an executable, the Linux variant).
+    func testTheReleaseScriptsAreThereAndDescribeTheArtifactBundle() throws {
+        let scripts = Repository.root.appendingPathComponent("scripts")
+        for name in ["release", "check-release"] {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: scripts.appendingPathComponent(name).path), name)
+        }
+        let usage = Process()
+        usage.executableURL = scripts.appendingPathComponent("check-release")
+        usage.arguments = []
+        usage.standardError = FileHandle.nullDevice
+        try usage.run()
+        usage.waitUntilExit()
+        XCTAssertEqual(usage.terminationStatus, 2, "check-release without a tarball is bad usage")
+        let release = try String(contentsOf: scripts.appendingPathComponent("release"), encoding: .utf8)
+        let json = try XCTUnwrap(release.components(separatedBy: "cat > \"$bundle/info.json\" <<EOF\n").dropFirst().first?
+            .components(separatedBy: "\nEOF\n").first)
+        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.replacingOccurrences(of: "$version", with: "1.2.3")
+            .replacingOccurrences(of: "$name", with: "loadaudit-1.2.3-linux-x86_64").utf8)) as? [String: Any])
+        XCTAssertEqual(info["schemaVersion"] as? String, "1.0")
+        let artifact = try XCTUnwrap((info["artifacts"] as? [String: Any])?["loadaudit"] as? [String: Any])
+        XCTAssertEqual(artifact["type"] as? String, "executable")
+        let variant = try XCTUnwrap((artifact["variants"] as? [[String: Any]])?.first)
+        XCTAssertEqual(variant["path"] as? String, "loadaudit-1.2.3-linux-x86_64/bin/loadaudit")
+        XCTAssertEqual(variant["supportedTriples"] as? [String], ["x86_64-unknown-linux-gnu"])
+    }
 }
