@@ -52,3 +52,30 @@ final class RotatingMessagesTests: XCTestCase {
         XCTAssertEqual(CLIRun(["scan", "App"], in: tree.path).status, 0)
     }
 }
+
+/// A team on Windows line endings gets the same report: every fixture file with CRLF line breaks
+/// gives the same findings (positions, messages, fingerprints, replacements) as with LF.
+final class LineEndingTests: XCTestCase {
+    func testCRLFFilesGiveTheSameFindingsAsLFFiles() throws {
+        for fixture in ["RotatingMessages", "ExampleApp", "SwiftUIDeprecations"] {
+            let source = Repository.root.appendingPathComponent("fixtures/" + fixture)
+            let tree = try TemporaryTree()
+            let files = FileManager.default.enumerator(atPath: source.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") || $0 == ".loadaudit.yml" }
+            for file in files {
+                let text = try String(contentsOf: source.appendingPathComponent(file), encoding: .utf8)
+                try tree.write(file, file.hasSuffix(".swift") ? text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n") : text)
+            }
+            func findings(_ folder: String) throws -> [String] {
+                let run = CLIRun(["scan", "--format", "json", "--fail-on", "never", "."], in: folder)
+                let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], run.errors)
+                return try XCTUnwrap(report["findings"] as? [[String: Any]]).map { finding in
+                    ["file", "line", "column", "endLine", "endColumn", "ruleId", "fix", "message", "fingerprint", "replacement"]
+                        .map { "\(finding[$0] ?? "")" }.joined(separator: "|")
+                }
+            }
+            let lf = try findings(source.path)
+            XCTAssertFalse(lf.isEmpty, fixture)
+            XCTAssertEqual(try findings(tree.path), lf, fixture)
+        }
+    }
+}
