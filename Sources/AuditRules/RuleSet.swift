@@ -9,6 +9,19 @@ public struct SizeSource: Equatable, Sendable {
     public var argument: String?
     public var modifiers: Bool
     public var defaultSize: String
+    /// Sizes the place of the call decides when nothing in the call does (the spec: small "inline with
+    /// text, buttons"), first match wins.
+    public var context: [SizeByContext] = []
+}
+
+/// A size for a call in a given place: the label of a call of `labelOf` (`Button`), or beside a call
+/// of `beside` (`Text`) in the closure of a call of `within` (`HStack`). `why` goes into the message.
+public struct SizeByContext: Equatable, Sendable {
+    public var labelOf: Set<String> = []
+    public var beside: Set<String> = []
+    public var within: Set<String> = []
+    public var size: String
+    public var why: String
 }
 
 /// Where a rule's `{label}` comes from: labelled arguments (`_` is the first unlabelled one), a label
@@ -267,6 +280,11 @@ public struct RuleSet: Sendable {
         }
     }
 
+    private static func contextKey(_ context: [SizeByContext]) -> String {
+        context.map { [$0.labelOf.sorted().joined(separator: "+"), $0.beside.sorted().joined(separator: "+"), $0.within.sorted().joined(separator: "+"), $0.size, $0.why].joined(separator: "/") }
+            .joined(separator: ";")
+    }
+
     private static func valuesKey(_ values: [String: [String: String]]) -> String {
         var parts: [String] = []
         for (name, table) in values.sorted(by: { $0.key < $1.key }) {
@@ -283,7 +301,7 @@ public struct RuleSet: Sendable {
         for rule in rules.sorted(by: { $0.id < $1.id }) {
             parts.append([
                 rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", rule.severity.rawValue, rule.message, rule.fix.rawValue,
-                rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize)" } ?? "")",
+                rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
                 "\(rule.label.map { "\($0.arguments),\($0.closures),\($0.defaultLabel ?? "")" } ?? "")",
                 rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
                 rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",

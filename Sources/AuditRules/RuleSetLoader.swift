@@ -343,13 +343,34 @@ enum RuleSetLoader {
     }
 
     private static func readSize(_ node: Node, _ reader: YAMLReader) throws -> SizeSource {
-        let parts = try reader.mapping(node, "size", allowed: ["argument", "modifiers", "default"])
+        let parts = try reader.mapping(node, "size", allowed: ["argument", "modifiers", "default", "context"])
         guard let defaultNode = parts["default"] else { throw reader.error(node, "size needs a 'default' size name") }
-        return SizeSource(
+        var context: [SizeByContext] = []
+        if let contextNode = parts["context"] {
+            for entry in try reader.list(contextNode, "size context") {
+                let fields = try reader.mapping(entry, "a size context", allowed: ["label-of", "beside", "within", "size", "why"])
+                guard let sizeNode = fields["size"] else { throw reader.error(entry, "a size context needs 'size'") }
+                var place = SizeByContext(size: try reader.nonEmptyString(sizeNode, "size"),
+                                          why: try fields["why"].map { try reader.nonEmptyString($0, "why") } ?? "")
+                place.labelOf = Set(try fields["label-of"].map { try reader.stringList($0, "label-of") } ?? [])
+                place.beside = Set(try fields["beside"].map { try reader.stringList($0, "beside") } ?? [])
+                place.within = Set(try fields["within"].map { try reader.stringList($0, "within") } ?? [])
+                guard place.labelOf.isEmpty != (place.beside.isEmpty && place.within.isEmpty) else {
+                    throw reader.error(entry, "a size context is either 'label-of' or 'beside' with 'within'")
+                }
+                guard place.labelOf.isEmpty == false || (!place.beside.isEmpty && !place.within.isEmpty) else {
+                    throw reader.error(entry, "'beside' needs 'within' (the stack the two calls share), and the other way round")
+                }
+                context.append(place)
+            }
+        }
+        var source = SizeSource(
             argument: try parts["argument"].map { try reader.nonEmptyString($0, "size argument") },
             modifiers: try parts["modifiers"].map { try reader.bool($0, "size modifiers") } ?? false,
             defaultSize: try reader.nonEmptyString(defaultNode, "size default")
         )
+        source.context = context
+        return source
     }
 
     private static func readLabel(_ node: Node, _ reader: YAMLReader) throws -> LabelSource {

@@ -143,6 +143,36 @@ struct UsageMatcher {
 
     // MARK: - Calls
 
+    /// Whether `call` stands in `place`: inside an argument or closure of a call named in `labelOf`
+    /// (not in its callee), or a statement of a closure of a call named in `within` whose other
+    /// statements include a call named in `beside`.
+    private func isIn(_ place: SizeByContext, _ call: SwiftCall) -> Bool {
+        let chain = lineage?.ancestors(of: call.node) ?? call.node.ancestors
+        if !place.labelOf.isEmpty {
+            return chain.contains { ancestor in
+                guard ancestor.type == "call_expression", let name = SwiftCall.calleeName(of: ancestor), place.labelOf.contains(name),
+                      let callee = ancestor.namedChild(at: 0) else { return false }
+                return !callee.byteRange.contains(call.node.startByte)
+            }
+        }
+        // The statement the call is (with its modifiers), and the closure's statements around it.
+        guard let statementsIndex = chain.firstIndex(where: { $0.type == "statements" }), statementsIndex + 2 < chain.count else { return false }
+        let statements = chain[statementsIndex]
+        let lambda = chain[statementsIndex + 1], outer = chain[statementsIndex + 2]
+        guard lambda.type == "lambda_literal", let stack = outer.type == "call_suffix" ? outer.parent : nil,
+              stack.type == "call_expression", let stackName = SwiftCall.calleeName(of: stack), place.within.contains(stackName) else { return false }
+        let own = statementsIndex > 0 ? chain[statementsIndex - 1] : call.node
+        return statements.namedChildren.contains { sibling in
+            guard sibling != own else { return false }
+            var found = false
+            sibling.walk { node in
+                if !found, node.type == "call_expression", let name = SwiftCall.calleeName(of: node), place.beside.contains(name) { found = true }
+                return !found && node.type != "lambda_literal"
+            }
+            return found
+        }
+    }
+
     private func matchCall(_ call: SwiftCall, start: Node) -> Candidate? {
         var fix = rule.fix
         var reasons: [String] = []
@@ -186,7 +216,16 @@ struct UsageMatcher {
                     lower(to: .unsafe, "the size \(call.arguments[index].value.text) is not a number: .\(size) assumed")
                 }
             }
-            if sizeSource.modifiers, let fromModifiers = chain.size { size = fromModifiers }
+            var decided = call.arguments.contains { $0.label != nil && $0.label == sizeSource.argument }
+            if sizeSource.modifiers, let fromModifiers = chain.size {
+                size = fromModifiers
+                decided = true
+            }
+            // Nothing in the call says: the place may (a spinner in a button's label is small).
+            if !decided, let place = sizeSource.context.first(where: { isIn($0, call) }) {
+                size = place.size
+                lower(to: .safe, ".\(place.size): \(place.why.isEmpty ? "decided by where it is" : place.why)")
+            }
             values[.size] = size
         }
         for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) {

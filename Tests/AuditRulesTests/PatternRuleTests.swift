@@ -257,3 +257,74 @@ final class PatternRuleTests: XCTestCase {
         assertLocatedErrors(cases.map { ("version: 1\nrules:\n" + $0.body, $0.line, $0.fragment) })
     }
 }
+
+/// The spec's size table as data: small "inline with text, buttons". A component rule's `size`
+/// may name places that decide the size when nothing in the call does.
+final class SizeByContextTests: XCTestCase {
+    private let rules = """
+    version: 1
+    sizes:
+      points: {small: 16, medium: 24, large: 40}
+      control-size: {small: small, regular: medium, large: large}
+    rules:
+      - id: raw-spinner
+        component: Spinner
+        message: Use LoadingSpinner.
+        replacement: "LoadingSpinner(size: .{size})"
+        fix: safe
+        absorb-modifiers: [controlSize]
+        size:
+          argument: size
+          modifiers: true
+          default: medium
+          context:
+            - label-of: [Button]
+              size: small
+              why: a button's label is inline
+            - beside: [Text, Label]
+              within: [HStack]
+              size: small
+              why: inline with text
+    """
+
+    private func findings(_ code: String) throws -> [String] {
+        let ruleSet = try RuleSet.load(text: rules, file: "team.yml")
+        let engine = RuleEngine(ruleSet: ruleSet)
+        let analysis = engine.analyze(tree: try Parser().parse(SourceText(bytes: Array(code.utf8))), file: "V.swift")
+        return engine.resolve(analysis, in: ProjectContext([analysis])).map { "\($0.start.line) \($0.replacement ?? "-") \($0.fix.rawValue) \($0.message)" }
+    }
+
+    func testThePlaceDecidesTheSizeOnlyWhenTheCallDoesNot() throws {
+        XCTAssertEqual(try findings("""
+        Button(action: save) { Spinner() }
+        HStack { Text("Saving"); Spinner() }
+        HStack {
+            Spinner()
+                .padding()
+            Label("Syncing", systemImage: "arrow.clockwise")
+        }
+        VStack { Text("Saving"); Spinner() }
+        HStack { Image("logo"); Spinner() }
+        Button(action: save) { Spinner(size: 40) }
+        HStack { Text("Saving"); Spinner().controlSize(.large) }
+        Spinner()
+        """), [
+            "1 LoadingSpinner(size: .small) safe Use LoadingSpinner. (.small: a button's label is inline)",
+            "2 LoadingSpinner(size: .small) safe Use LoadingSpinner. (.small: inline with text)",
+            "4 LoadingSpinner(size: .small) safe Use LoadingSpinner. (.small: inline with text)",
+            "8 LoadingSpinner(size: .medium) safe Use LoadingSpinner.",
+            "9 LoadingSpinner(size: .medium) safe Use LoadingSpinner.",
+            "10 LoadingSpinner(size: .large) safe Use LoadingSpinner.",
+            "11 LoadingSpinner(size: .large) safe Use LoadingSpinner.",
+            "12 LoadingSpinner(size: .medium) safe Use LoadingSpinner.",
+        ])
+    }
+
+    func testAPlaceMustBeOneOrTheOther() {
+        let bad = rules.replacingOccurrences(of: "        - beside: [Text, Label]\n          within: [HStack]\n", with: "        - beside: [Text, Label]\n")
+        XCTAssertNotEqual(bad, rules)
+        XCTAssertThrowsError(try RuleSet.load(text: bad, file: "team.yml")) { error in
+            XCTAssertTrue("\(error)".contains("'beside' needs 'within'"), "\(error)")
+        }
+    }
+}
