@@ -69,15 +69,18 @@ let package = Package(
         .target(name: "AuditReport", dependencies: ["AuditModel"]),
         // The scan and the fix as named steps, from the command line's choices to a result; never
         // prints, never writes.
+        // A migration's progress over history: the plain model and its renderers (text, JSON, CSV).
+        .target(name: "AuditProgress"),
         .target(
             name: "Audit",
-            dependencies: ["AuditModel", "AuditRules", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig", "TreeSitter"]
+            dependencies: ["AuditModel", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
+                           "AuditProgress", "ChildProcess", "SwiftGrammar", "TreeSitter"]
         ),
         // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "Audit", "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "TreeSitter",
+                "Audit", "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "TreeSitter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +96,7 @@ let package = Package(
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),
+        .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]

@@ -37,6 +37,7 @@ public struct LoadAudit: ParsableCommand {
           loadaudit fix --dry-run ./App     Show the safe rewrites as a unified diff
           loadaudit fix ./App               Apply them (--unsafe: also those to review)
           loadaudit baseline .              Accept today's findings: CI fails on new
+          loadaudit progress                Findings and adoption over the git history
           loadaudit scan --baseline .loadaudit-baseline.json \\
               --format sarif --output loadaudit.sarif .
           loadaudit rules                   The rules, their fix class and replacement
@@ -48,7 +49,7 @@ public struct LoadAudit: ParsableCommand {
           2  bad usage, a bad rules file, or an input path that cannot be read
         """),
         version: loadauditVersion,
-        subcommands: [Scan.self, Fix.self, Baseline.self, Rules.self, Syntax.self],
+        subcommands: [Scan.self, Fix.self, Baseline.self, Progress.self, Rules.self, Syntax.self],
         defaultSubcommand: Scan.self
     )
 
@@ -57,7 +58,7 @@ public struct LoadAudit: ParsableCommand {
     /// Runs loadaudit with `arguments` (without the program name) and returns its exit status.
     public static func main(arguments: [String], terminal: Terminal) -> Int32 {
         CurrentTerminal.terminal = terminal
-        if let command = arguments.first, ["scan", "fix", "baseline", "rules"].contains(command), !arguments.contains("--rules") {
+        if let command = arguments.first, ["scan", "fix", "baseline", "progress", "rules"].contains(command), !arguments.contains("--rules") {
             RuleSet.prepareBuiltIn()
         }
         if let mistake = commandMistake(in: arguments, currentDirectory: terminal.currentDirectory) {

@@ -1,0 +1,333 @@
+import AuditBaseline
+import AuditModel
+import AuditProgress
+import AuditRules
+import AuditScan
+import AuditSelect
+import ChildProcess
+import Foundation
+import SwiftGrammar
+import TreeSitter
+
+/// How often `progress` samples the history.
+public enum ProgressEvery: Equatable, Sendable, CustomStringConvertible {
+    case day, week, month
+    case commits(Int)
+
+    /// `day`, `week`, `month` or `N-commits`.
+    public init?(_ text: String) {
+        switch text {
+        case "day": self = .day
+        case "week": self = .week
+        case "month": self = .month
+        default:
+            guard text.hasSuffix("-commits"), let count = Int(text.dropLast("-commits".count)), count > 0 else { return nil }
+            self = .commits(count)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .day: return "daily"
+        case .week: return "weekly"
+        case .month: return "monthly"
+        case .commits(let count): return "every \(count) commits"
+        }
+    }
+}
+
+/// What `progress` is asked: a folder of a git work tree, from when, how often.
+public struct ProgressRequest {
+    public var path: String
+    /// A date (`YYYY-MM-DD`) or a git ref; nil: the whole first-parent history.
+    public var since: String?
+    public var every: ProgressEvery = .week
+
+    public init(path: String) { self.path = path }
+}
+
+extension Audit {
+    /// The migration's progress over the first-parent history of HEAD: at each sampled commit, the
+    /// findings `scan` would give (the whole repository's facts, findings under `path`) and the uses
+    /// of the new components. Reads blobs with one `git cat-file --batch` (never a checkout), and
+    /// analyses each file version once, however many samples hold it.
+    public func progress(_ request: ProgressRequest) throws -> ProgressHistory {
+        let folder = URL(fileURLWithPath: setup.absolute(request.path)).standardizedFileURL.path
+        let git = try HistoryReader(folder: folder)
+        let samples = try git.samples(since: request.since, every: request.every)
+        var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
+        for commit in samples { listings.append((commit, try git.swiftFiles(at: commit.id).filter { config?.admits(git.top + "/" + $0.path) ?? true })) }
+        let blobs = try git.contents(of: Set(listings.flatMap { $0.files.map(\.blob) }))
+        let analysed = analyse(Set(listings.flatMap(\.files)), blobs: blobs)
+        let newComponents = ruleSet.newComponents.sorted()
+        let history = listings.map { commit, files -> ProgressHistory.Sample in
+            var analyses: [FileAnalysis] = []
+            var adoption: [String: Int] = [:]
+            var incomplete: [String] = []
+            for file in files {
+                switch analysed[file] {
+                case .analysed(let analysis, let uses)?:
+                    analyses.append(analysis)
+                    if git.isInScope(file.path) { adoption.merge(uses, uniquingKeysWith: +) }
+                case .skipped?, nil:
+                    if git.isInScope(file.path) { incomplete.append(file.path) }
+                case .nothing?:
+                    break
+                }
+            }
+            let findings = scanner.engine.resolve(analyses).filter { git.isInScope($0.file) }
+            return ProgressHistory.Sample(
+                commit: commit.id, date: commit.day, files: files.filter { git.isInScope($0.path) }.count,
+                findingsByRule: findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 },
+                findingsByFolder: findings.reduce(into: [:]) { $0[git.topFolder(of: $1.file), default: 0] += 1 },
+                adoption: adoption, incomplete: incomplete.sorted())
+        }
+        return ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
+                               newComponents: newComponents, samples: history)
+    }
+
+    /// What one file version gave: its analysis and its uses of the new components; nothing to parse
+    /// (its words show no rule can find anything, and no new component is named); or not Swift text.
+    enum FileVersion {
+        case analysed(FileAnalysis, uses: [String: Int])
+        case nothing
+        case skipped
+    }
+
+    /// Every file version analysed once, on every core (a parser each).
+    private func analyse(_ files: Set<HistoryReader.Entry>, blobs: [String: [UInt8]]) -> [HistoryReader.Entry: FileVersion] {
+        let list = Array(files)
+        let selector = scanner.selector
+        let newComponents = ruleSet.newComponents
+        let results = UnsafeMutableBufferPointer<FileVersion?>.allocate(capacity: list.count)
+        results.initialize(repeating: nil)
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        let next = IndexDispenser(count: list.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(setup.jobs, list.count))) { _ in
+            guard let parser = try? Parser() else { return }
+            while let index = next.take() {
+                let file = list[index]
+                guard let bytes = blobs[file.blob] else {
+                    results[index] = .skipped
+                    continue
+                }
+                let index_ = FileNameIndex(bytes: bytes)
+                if bytes.count > ProjectScanner.maximumFileSize || index_.firstInvalidUTF8Offset != nil || (index_.firstNULOffset ?? .max) < 8192 {
+                    results[index] = .skipped
+                    continue
+                }
+                let namesNew = newComponents.contains { name in bytes.withUnsafeBufferPointer { Self.contains(name, in: $0) } }
+                if selector.isIrrelevantByItsWords(bytes), !namesNew {
+                    results[index] = .nothing
+                    continue
+                }
+                guard let tree = try? parser.parse(SourceText(bytes: bytes)) else {
+                    results[index] = .skipped
+                    continue
+                }
+                results[index] = .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
+            }
+        }
+        var map: [HistoryReader.Entry: FileVersion] = [:]
+        for (index, file) in list.enumerated() { map[file] = results[index] ?? .skipped }
+        return map
+    }
+
+    /// Whether `word` occurs in the bytes (a cheap look before any parse).
+    static func contains(_ word: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle = Array(word.utf8)
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = 0
+        while index + needle.count <= bytes.count {
+            if bytes[index] == first, needle.indices.allSatisfy({ bytes[index + $0] == needle[$0] }) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Uses of the new components in code: names in the tree (never comments or strings), as whole
+    /// words, not their own declarations.
+    static func uses(of components: Set<String>, in tree: Tree) -> [String: Int] {
+        var uses: [String: Int] = [:]
+        tree.rootNode.walk { node in
+            guard node.type == "simple_identifier" || node.type == "type_identifier" else { return true }
+            if components.contains(node.text), SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) {
+                if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return false }
+                uses[node.text, default: 0] += 1
+            }
+            return false
+        }
+        return uses
+    }
+}
+
+/// Reads a repository's history with git: the first-parent commits, the Swift files of a commit,
+/// the contents of blobs (one `git cat-file --batch`). Never checks anything out.
+struct HistoryReader {
+    struct Commit {
+        let id: String
+        let time: Int
+        var day: String { ProgressHistoryDay.format(time) }
+    }
+
+    /// A file version: its path (from the repository's top) and blob.
+    struct Entry: Hashable {
+        let path: String
+        let blob: String
+    }
+
+    let top: String
+    /// The scanned folder, relative to the top ("" for the top itself).
+    let prefix: String
+
+    init(folder: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AuditError("\(folder): no such folder")
+        }
+        do {
+            top = try Git.run(["rev-parse", "--show-toplevel"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+            prefix = try Git.run(["rev-parse", "--show-prefix"], in: folder).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw AuditError("\(folder): not in a git work tree (progress reads its history)")
+        }
+        if (try? Git.run(["rev-parse", "--is-shallow-repository"], in: folder).hasPrefix("true")) == true {
+            let oldest = (try? Git.run(["log", "--first-parent", "--format=%cs", "--reverse", "HEAD"], in: folder))?.split(separator: "\n").first ?? "?"
+            throw AuditError("\(folder): a shallow clone, whose history reaches back to \(oldest) only: fetch the whole history first (git fetch --unshallow)")
+        }
+    }
+
+    private func git(_ arguments: [String]) throws -> String {
+        do { return try Git.run(arguments, in: top) } catch let error as GitChangesError { throw AuditError(error.description) }
+    }
+
+    /// Whether a path (from the top) is under the scanned folder.
+    func isInScope(_ path: String) -> Bool { prefix.isEmpty || path.hasPrefix(prefix) }
+
+    /// The first folder of a path below the scanned folder (`.` for a file right in it).
+    func topFolder(of path: String) -> String {
+        let below = path.dropFirst(prefix.count)
+        return below.split(separator: "/").count > 1 ? String(below.split(separator: "/")[0]) : "."
+    }
+
+    /// The sampled commits, oldest first: the newest commit of each period (or every Nth), and HEAD.
+    func samples(since: String?, every: ProgressEvery) throws -> [Commit] {
+        var range = ["HEAD"]
+        var notBefore: Int?
+        if let since {
+            if let day = ProgressHistoryDay.parse(since) {
+                guard day <= Int(Date().timeIntervalSince1970) else { throw AuditError("--since \(since): a date in the future") }
+                notBefore = day
+            } else {
+                guard (try? git(["rev-parse", "--verify", "--quiet", since + "^{commit}"])) != nil else {
+                    throw AuditError("--since \(since): not a date (YYYY-MM-DD) nor a commit git knows")
+                }
+                // The commits after it, and it (the boundary, marked "-" by git).
+                range = ["--boundary", since + "..HEAD"]
+            }
+        }
+        let log = try git(["log", "--first-parent", "--format=%H %ct"] + range)
+        var commits = log.split(separator: "\n").compactMap { line -> Commit? in
+            let parts = line.drop { $0 == "-" }.split(separator: " ")
+            guard parts.count == 2, let time = Int(parts[1]) else { return nil }
+            return Commit(id: String(parts[0]), time: time)
+        }
+        if let notBefore { commits = commits.filter { $0.time >= notBefore } }
+        guard !commits.isEmpty else { throw AuditError("--since \(since ?? ""): no commit in that range") }
+        commits.reverse()
+        var chosen: [Commit] = []
+        switch every {
+        case .commits(let count):
+            chosen = commits.enumerated().filter { $0.offset % count == 0 }.map(\.element)
+        default:
+            // The newest commit of each period.
+            var lastKey: String?
+            for commit in commits {
+                let key = ProgressHistoryDay.period(commit.time, every)
+                if key == lastKey, !chosen.isEmpty { chosen.removeLast() }
+                chosen.append(commit)
+                lastKey = key
+            }
+        }
+        if chosen.last?.id != commits.last?.id, let head = commits.last { chosen.append(head) }
+        return chosen
+    }
+
+    /// The Swift files of a commit (the whole repository: its facts count), with their blobs.
+    func swiftFiles(at commit: String) throws -> [Entry] {
+        try git(["ls-tree", "-r", "--full-tree", "-z", commit]).split(separator: "\0").compactMap { line in
+            guard let tab = line.firstIndex(of: "\t") else { return nil }
+            let meta = line[..<tab].split(separator: " "), path = String(line[line.index(after: tab)...])
+            guard meta.count == 3, meta[1] == "blob", path.hasSuffix(".swift") else { return nil }
+            return Entry(path: path, blob: String(meta[2]))
+        }
+    }
+
+    /// The bytes of each blob, read with one `git cat-file --batch`.
+    func contents(of blobs: Set<String>) throws -> [String: [UInt8]] {
+        guard !blobs.isEmpty else { return [:] }
+        guard let gitPath = ChildProcess.executable(named: "git") else { throw AuditError("git: not found on PATH") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gitPath)
+        process.arguments = ["-C", top, "cat-file", "--batch"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let request = Data(blobs.sorted().map { $0 + "\n" }.joined().utf8)
+        let writer = Thread {
+            input.fileHandleForWriting.write(request)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        var contents: [String: [UInt8]] = [:]
+        var index = 0
+        while index < data.count {
+            guard let newline = data[index...].firstIndex(of: 0x0A) else { break }
+            let header = String(decoding: data[index..<newline], as: UTF8.self).split(separator: " ")
+            index = newline + 1
+            guard header.count == 3, header[1] == "blob", let size = Int(header[2]), index + size <= data.count else { continue }
+            contents[String(header[0])] = Array(data[index..<(index + size)])
+            index += size + 1
+        }
+        return contents
+    }
+}
+
+/// Dates of commits as the progress report shows them: days in UTC.
+enum ProgressHistoryDay {
+    static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter
+    }
+
+    static func format(_ time: Int) -> String { formatter().string(from: Date(timeIntervalSince1970: TimeInterval(time))) }
+
+    static func parse(_ text: String) -> Int? {
+        guard text.count == 10, let date = formatter().date(from: text) else { return nil }
+        return Int(date.timeIntervalSince1970)
+    }
+
+    /// The period a time falls in: its day, its ISO week, or its month.
+    static func period(_ time: Int, _ every: ProgressEvery) -> String {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = Date(timeIntervalSince1970: TimeInterval(time))
+        switch every {
+        case .day: return format(time)
+        case .month: return String(format(time).prefix(7))
+        case .week, .commits:
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
+            return "\(parts.yearForWeekOfYear ?? 0)-W\(parts.weekOfYear ?? 0)"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Audit
+import AuditProgress
+import Foundation
+
+extension ProgressFormat: ExpressibleByArgument {}
+
+struct Progress: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "progress",
+        abstract: "How far the migration is along, over the git history: findings and adoption per sample.",
+        discussion: helpProse("""
+        Samples the first-parent history of HEAD (the newest commit of each week by default, and HEAD) and
+        gives, at each sample, the findings `scan` would give there (per rule and per top-level folder of
+        PATH) and the uses of the new components (`new-components` of the rules file). "Migrated" is
+        adopted / (adopted + findings). Reads the files of each commit from git (never a checkout) and
+        analyses each file version once. A file that cannot be read as Swift text marks its sample
+        incomplete. The projection is a straight line through the last complete samples; it says "no
+        progress" when the count does not fall. The current rules and .loadaudit.yml judge every sample.
+
+        EXAMPLES
+          loadaudit progress
+          loadaudit progress App --since 2026-01-01 --every month
+          loadaudit progress --format csv --output progress.csv
+        """)
+    )
+
+    @Argument(help: ArgumentHelp("A folder of a git work tree.", valueName: "path"))
+    var path: String = "."
+
+    @Option(help: ArgumentHelp("Start at this date (YYYY-MM-DD) or git ref (default: the whole history).", valueName: "date|ref"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("How often to sample: day, week, month or N-commits.", valueName: "period"))
+    var every: String = "week"
+
+    @Option(help: "The report format: text, json or csv.")
+    var format: ProgressFormat = .text
+
+    @Option(help: ArgumentHelp("Write the report to this file.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    func validate() throws {
+        if ProgressEvery(every) == nil { throw ValidationError("--every must be day, week, month or N-commits (e.g. 10-commits), not '\(every)'") }
+    }
+
+    func run() throws {
+        let audit = try project.audit(paths: [path])
+        var request = ProgressRequest(path: path)
+        request.since = since
+        request.every = ProgressEvery(every) ?? .week
+        let report = format.render(try audit.progress(request))
+        let terminal = CurrentTerminal.terminal
+        guard let output else { return terminal.write(report) }
+        let file = output.hasPrefix("/") ? output : terminal.currentDirectory + "/" + output
+        do { try AtomicWriter.write(Array(report.utf8), to: file) } catch {
+            throw CommandFailure(message: "\(output): cannot write the report (\(error.localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+/// `loadaudit progress` on a small repository whose migration happens commit by commit, checked
+/// against `loadaudit scan` run on a checkout of each sampled commit.
+final class ProgressTests: XCTestCase {
+    private func git(_ arguments: [String], in tree: TemporaryTree, date: String? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", tree.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_AUTHOR_NAME"] = "Test"
+        environment["GIT_AUTHOR_EMAIL"] = "test@example.com"
+        environment["GIT_COMMITTER_NAME"] = "Test"
+        environment["GIT_COMMITTER_EMAIL"] = "test@example.com"
+        if let date {
+            environment["GIT_AUTHOR_DATE"] = date + "T12:00:00Z"
+            environment["GIT_COMMITTER_DATE"] = date + "T12:00:00Z"
+        }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "git \(arguments)")
+    }
+
+    private func view(_ body: String) -> String { "import SwiftUI\n\nstruct Screen: View {\n    var body: some View {\n        VStack {\n\(body)\n        }\n    }\n}\n" }
+
+    /// Four weeks of a migration: each sample equals a scan of its checkout, and adoption grows.
+    private func migratingRepository() throws -> TemporaryTree {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
+        let tree = try TemporaryTree()
+        try git(["init", "-q", "-b", "main"], in: tree)
+        let weeks: [(date: String, files: [String: String])] = [
+            ("2026-01-05", ["App/Games.swift": view("ProgressView()\nThemedSpinner(size: 20)\nLoadingDots()"),
+                            "Kit/Overlay.swift": view("LoadingOverlay(message: \"Exporting PDF\")")]),
+            ("2026-01-07", ["App/Games.swift": view("LoadingSpinner(size: .medium)\nThemedSpinner(size: 20)\nLoadingDots()")]),
+            ("2026-01-13", ["App/Games.swift": view("LoadingSpinner(size: .medium)\nLoadingSpinner(size: .small)\nLoadingDots()"),
+                            "App/Notes.swift": "// ProgressView() was here\nlet note = \"ThemedSpinner\"\n"]),
+            ("2026-01-21", ["Kit/Overlay.swift": view("LoadingSheet(label: \"Exporting PDF\")")]),
+            ("2026-01-28", ["App/Games.swift": view("LoadingSpinner(size: .medium)\nLoadingSpinner(size: .small)")]),
+        ]
+        for (date, files) in weeks {
+            for (path, text) in files { try tree.write(path, text) }
+            try git(["add", "-A"], in: tree)
+            try git(["commit", "-q", "-m", "week of \(date)"], in: tree, date: date)
+        }
+        return tree
+    }
+
+    private func json(_ run: CLIRun) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], run.errors)
+    }
+
+    func testEverySampleEqualsAScanOfItsCheckout() throws {
+        let tree = try migratingRepository()
+        let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.errors)
+        let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
+        // Weekly: the newest commit of each ISO week (Jan 5-7 are one week).
+        XCTAssertEqual(samples.map { $0["date"] as? String }, ["2026-01-07", "2026-01-13", "2026-01-21", "2026-01-28"])
+        for sample in samples {
+            let commit = try XCTUnwrap(sample["commit"] as? String)
+            let checkout = tree.url.appendingPathComponent(".checkout-" + commit.prefix(8)).path
+            try git(["worktree", "add", "-q", "--detach", checkout, commit], in: tree)
+            let scan = try json(CLIRun(["scan", "--format", "json", "--fail-on", "never", "."], in: checkout))
+            let byRule = try XCTUnwrap((scan["summary"] as? [String: Any])?["byRule"] as? [String: Int])
+            XCTAssertEqual(sample["findingsByRule"] as? [String: Int], byRule, "sample \(sample["date"]!)")
+        }
+        XCTAssertEqual(samples.map { ($0["adoption"] as? [String: Int])?.values.reduce(0, +) }, [1, 2, 3, 3])
+        XCTAssertEqual(samples.last?["findingsByRule"] as? [String: Int], [:])
+        XCTAssertEqual(samples.first?["findingsByFolder"] as? [String: Int], ["App": 2, "Kit": 1])
+    }
+
+    func testTextCSVAndAProjection() throws {
+        let tree = try migratingRepository()
+        let text = CLIRun(["progress", "."], in: tree.path)
+        XCTAssertTrue(text.output.contains("2026-01-07"), text.output)
+        XCTAssertTrue(text.output.contains("none left by"), text.output)
+        let csv = CLIRun(["progress", "--format", "csv", "--every", "2-commits", "."], in: tree.path)
+        let lines = csv.output.split(separator: "\n")
+        XCTAssertTrue(lines[0].hasPrefix("date,commit,files,findings,adopted,migrated_percent,incomplete_files,rule:themed-spinner,"), csv.output)
+        XCTAssertEqual(lines.count, 4, "commits 1, 3, 5 of five (every 2) and HEAD is the 5th: \(csv.output)")
+        // From a ref: that commit and those after it.
+        let since = try json(CLIRun(["progress", "--format", "json", "--every", "1-commits", "--since", "HEAD~2", "."], in: tree.path))
+        XCTAssertEqual((since["samples"] as? [[String: Any]])?.map { $0["date"] as? String }, ["2026-01-13", "2026-01-21", "2026-01-28"])
+    }
+
+    func testBadInputIsOneLineAndExitTwo() throws {
+        let tree = try migratingRepository()
+        let plain = try TemporaryTree(["A.swift": "let a = 1\n"])
+        let cases: [([String], String, String)] = [
+            (["progress", "."], plain.path, "not in a git work tree"),
+            (["progress", "--since", "nope", "."], tree.path, "--since nope: not a date (YYYY-MM-DD) nor a commit git knows"),
+            (["progress", "--since", "2999-01-01", "."], tree.path, "--since 2999-01-01: a date in the future"),
+            (["progress", "--since", "2026-02-01", "."], tree.path, "--since 2026-02-01: no commit in that range"),
+            (["progress", "--every", "fortnight", "."], tree.path, "--every must be day, week, month or N-commits"),
+        ]
+        for (arguments, folder, message) in cases {
+            let run = CLIRun(arguments, in: folder)
+            XCTAssertEqual(run.status, 2, "\(arguments): \(run.output)")
+            XCTAssertTrue(run.errors.contains(message), "\(arguments): \(run.errors)")
+        }
+    }
+}
