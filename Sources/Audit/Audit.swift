@@ -1,6 +1,6 @@
 // Audit: the library layer between the command line and the stages. It turns the command line's
-// choices into a configuration, a ruleset and a scanner (`Audit.init`), then runs `scan` and `fix` as
-// named steps (see ScanSteps.swift and FixPlanner.swift; the walk is in docs/architecture.md).
+// choices into a configuration, a ruleset and a scanner (`Audit.init`), then runs `scan`, `fix` and `progress` as
+// named steps (ScanSteps.swift, FixPlanner.swift, ProgressSteps.swift; the walks are in docs/architecture.md).
 // It owns: choosing the configuration and rules, the project root, the scan's gate (baseline, diff
 // base, gate changes, whether the run fails) and the fix's plan. It must not print, write files or
 // exit: it returns what happened, and throws `AuditError` (one line naming the file) for bad input.

@@ -114,8 +114,8 @@ extension Audit {
                     results[index] = .skipped
                     continue
                 }
-                let index_ = FileNameIndex(bytes: bytes)
-                if bytes.count > ProjectScanner.maximumFileSize || index_.firstInvalidUTF8Offset != nil || (index_.firstNULOffset ?? .max) < 8192 {
+                let words = FileNameIndex(bytes: bytes)
+                if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
                     results[index] = .skipped
                     continue
                 }
