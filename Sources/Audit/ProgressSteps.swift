@@ -51,7 +51,8 @@ extension Audit {
     /// findings `scan` would give (the whole repository's facts, findings under `path`) and the uses
     /// of the new components. Reads blobs with one `git cat-file --batch` (never a checkout), and
     /// analyses each file version once, however many samples hold it.
-    public func progress(_ request: ProgressRequest) throws -> ProgressHistory {
+    /// With the warnings to show (CODEOWNERS lines skipped).
+    public func progress(_ request: ProgressRequest) throws -> (history: ProgressHistory, warnings: [String]) {
         let folder = URL(fileURLWithPath: setup.absolute(request.path)).standardizedFileURL.path
         let git = try HistoryReader(folder: folder)
         let samples = try git.samples(since: request.since, every: request.every)
@@ -60,6 +61,8 @@ extension Audit {
         let blobs = try git.contents(of: Set(listings.flatMap { $0.files.map(\.blob) }))
         let analysed = analyse(Set(listings.flatMap(\.files)), blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
+        // Owners as the work tree's CODEOWNERS says today, for every sample.
+        let codeOwners = CodeOwners.load(top: git.top)
         let history = listings.map { commit, files -> ProgressHistory.Sample in
             var analyses: [FileAnalysis] = []
             var adoption: [String: Int] = [:]
@@ -76,14 +79,21 @@ extension Audit {
                 }
             }
             let findings = scanner.engine.resolve(analyses).filter { git.isInScope($0.file) }
-            return ProgressHistory.Sample(
+            var sample = ProgressHistory.Sample(
                 commit: commit.id, date: commit.day, files: files.filter { git.isInScope($0.path) }.count,
                 findingsByRule: findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 },
                 findingsByFolder: findings.reduce(into: [:]) { $0[git.topFolder(of: $1.file), default: 0] += 1 },
                 adoption: adoption, incomplete: incomplete.sorted())
+            if let codeOwners {
+                sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
+                    let owners = codeOwners.owners(of: finding.file) ?? []
+                    counts[owners.isEmpty ? "(no owner)" : owners.joined(separator: " "), default: 0] += 1
+                }
+            }
+            return sample
         }
-        return ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
-                               newComponents: newComponents, samples: history)
+        return (ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
+                                newComponents: newComponents, samples: history), codeOwners?.problems ?? [])
     }
 
     /// What one file version gave: its analysis and its uses of the new components; nothing to parse

@@ -14,6 +14,8 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
         public var findingsByRule: [String: Int]
         /// Findings per top-level folder of the scanned path (`.` for files at its top).
         public var findingsByFolder: [String: Int]
+        /// Findings per owner from CODEOWNERS (owners joined by spaces; `(no owner)`); empty without one.
+        public var findingsByOwner: [String: Int] = [:]
         /// Uses of each new component in code.
         public var adoption: [String: Int]
         /// Files that could not be analysed (not UTF-8, too large, unreadable blob): counted as

@@ -38,6 +38,12 @@ enum ProgressReports {
                 text += "  \(pad(count, 5))  \(folder)\n"
             }
         }
+        if !last.findingsByOwner.isEmpty {
+            text += "\nNow, by owner (CODEOWNERS):\n"
+            for (owner, count) in last.findingsByOwner.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+                text += "  \(pad(count, 5))  \(owner)\n"
+            }
+        }
         if let projection = history.projection {
             if let finish = projection.finishDate {
                 text += String(format: "\nProjection (a line through the last %d samples): %.1f findings fewer a week; none left by %@.\n",

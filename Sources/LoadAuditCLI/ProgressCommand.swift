@@ -11,8 +11,8 @@ struct Progress: ParsableCommand {
         abstract: "How far the migration is along, over the git history: findings and adoption per sample.",
         discussion: helpProse("""
         Samples the first-parent history of HEAD (the newest commit of each week by default, and HEAD) and
-        gives, at each sample, the findings `scan` would give there (per rule and per top-level folder of
-        PATH) and the uses of the new components (`new-components` of the rules file). "Migrated" is
+        gives, at each sample, the findings `scan` would give there (per rule, per top-level folder of PATH
+        and per owner of the work tree's CODEOWNERS) and the uses of the new components (`new-components` of the rules file). "Migrated" is
         adopted / (adopted + findings). Reads the files of each commit from git (never a checkout) and
         analyses each file version once. A file that cannot be read as Swift text marks its sample
         incomplete. The projection is a straight line through the last complete samples; it says "no
@@ -51,8 +51,10 @@ struct Progress: ParsableCommand {
         var request = ProgressRequest(path: path)
         request.since = since
         request.every = ProgressEvery(every) ?? .week
-        let report = format.render(try audit.progress(request))
+        let (history, warnings) = try audit.progress(request)
         let terminal = CurrentTerminal.terminal
+        for warning in warnings { terminal.warning(warning) }
+        let report = format.render(history)
         guard let output else { return terminal.write(report) }
         let file = output.hasPrefix("/") ? output : terminal.currentDirectory + "/" + output
         do { try AtomicWriter.write(Array(report.utf8), to: file) } catch {

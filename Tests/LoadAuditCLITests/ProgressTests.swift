@@ -103,4 +103,17 @@ final class ProgressTests: XCTestCase {
             XCTAssertTrue(run.errors.contains(message), "\(arguments): \(run.errors)")
         }
     }
+
+    /// Findings per owner from the work tree's CODEOWNERS; a bad line is reported with its number and skipped.
+    func testFindingsPerOwnerFromCODEOWNERS() throws {
+        let tree = try migratingRepository()
+        try tree.write(".github/CODEOWNERS", "*.swift @mobile\n/Kit/ @kit-team\nApp/ not-an-owner\n")
+        let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertEqual(run.errors, "loadaudit: warning: .github/CODEOWNERS:3: 'not-an-owner' is not an owner (@user, @org/team or an e-mail address): line skipped\n")
+        let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.first?["findingsByOwner"] as? [String: Int], ["@mobile": 2, "@kit-team": 1])
+        let text = CLIRun(["progress", "."], in: tree.path)
+        XCTAssertFalse(text.output.contains("by owner"), "no finding is left at HEAD: \(text.output)")
+    }
 }
