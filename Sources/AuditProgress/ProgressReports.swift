@@ -16,7 +16,8 @@ public enum ProgressFormat: String, CaseIterable, Sendable {
 enum ProgressReports {
     static func text(_ history: ProgressHistory) -> String {
         guard let last = history.samples.last else { return "No commit to sample in \(history.path).\n" }
-        var text = "Migration progress of \(history.path), \(history.samples.count) samples (\(history.every)):\n\n"
+        let count = history.samples.count
+        var text = "Migration progress of \(history.path), \(count) \(count == 1 ? "sample" : "samples") (\(history.every)):\n\n"
         let rules = history.rules.filter { rule in history.samples.contains { $0.findingsByRule[rule] != nil } }
         text += "date        commit    findings  adopted  migrated\n"
         for sample in history.samples {
