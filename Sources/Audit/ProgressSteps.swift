@@ -58,12 +58,24 @@ extension Audit {
         let samples = try git.samples(since: request.since, every: request.every)
         var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
         for commit in samples { listings.append((commit, try git.swiftFiles(at: commit.id).filter { config?.admits(git.top + "/" + $0.path) ?? true })) }
+        // The files that decide the rules (.loadaudit.yml, its rules files): a change between two
+        // samples is an event (the current rules still judge every sample).
+        var ruleFiles = Set<String>()
+        if let config { ruleFiles.insert(config.path) ; ruleFiles.formUnion(config.rulesFiles) }
+        ruleFiles.formUnion(setup.rulesFiles.map(setup.absolute))
+        let ruleFilePaths = Set(ruleFiles.compactMap { path -> String? in
+            let prefix = git.top + "/"
+            return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+        })
+        var ruleBlobs: [[String: String]] = []
+        for commit in samples { ruleBlobs.append(ruleFilePaths.isEmpty ? [:] : try git.blobs(of: ruleFilePaths, at: commit.id)) }
         let blobs = try git.contents(of: Set(listings.flatMap { $0.files.map(\.blob) }))
         let analysed = analyse(Set(listings.flatMap(\.files)), blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
         // Owners as the work tree's CODEOWNERS says today, for every sample.
         let codeOwners = CodeOwners.load(top: git.top)
-        let history = listings.map { commit, files -> ProgressHistory.Sample in
+        let history = listings.enumerated().map { position, listing -> ProgressHistory.Sample in
+            let (commit, files) = listing
             var analyses: [FileAnalysis] = []
             var adoption: [String: Int] = [:]
             var incomplete: [String] = []
@@ -84,6 +96,12 @@ extension Audit {
                 findingsByRule: findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 },
                 findingsByFolder: findings.reduce(into: [:]) { $0[git.topFolder(of: $1.file), default: 0] += 1 },
                 adoption: adoption, incomplete: incomplete.sorted())
+            if position > 0 {
+                let before = ruleBlobs[position - 1], now = ruleBlobs[position]
+                sample.events = ruleFilePaths.sorted().filter { before[$0] != now[$0] }.map { path in
+                    before[path] == nil ? "\(path) added" : now[path] == nil ? "\(path) removed" : "\(path) changed"
+                }
+            }
             if let codeOwners {
                 sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
                     let owners = codeOwners.owners(of: finding.file) ?? []
@@ -263,15 +281,29 @@ struct HistoryReader {
             }
         }
         if chosen.last?.id != commits.last?.id, let head = commits.last { chosen.append(head) }
-        return chosen
+        // Tagged commits (releases) are always samples.
+        // (An annotated tag's commit is its peeled object, `%(*objectname)`; a light tag's, its own.)
+        let refs = (try? git(["for-each-ref", "--merged", "HEAD", "--format=%(objectname) %(*objectname)", "refs/tags"])) ?? ""
+        let tagged = Set(refs.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) })
+        let picked = Set(chosen.map(\.id))
+        return commits.filter { picked.contains($0.id) || tagged.contains($0.id) }
     }
 
     /// The Swift files of a commit (the whole repository: its facts count), with their blobs.
     func swiftFiles(at commit: String) throws -> [Entry] {
+        try files(at: commit).filter { $0.path.hasSuffix(".swift") }
+    }
+
+    /// The blobs of `paths` at a commit (missing ones left out).
+    func blobs(of paths: Set<String>, at commit: String) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try files(at: commit).filter { paths.contains($0.path) }.map { ($0.path, $0.blob) })
+    }
+
+    private func files(at commit: String) throws -> [Entry] {
         try git(["ls-tree", "-r", "--full-tree", "-z", commit]).split(separator: "\0").compactMap { line in
             guard let tab = line.firstIndex(of: "\t") else { return nil }
             let meta = line[..<tab].split(separator: " "), path = String(line[line.index(after: tab)...])
-            guard meta.count == 3, meta[1] == "blob", path.hasSuffix(".swift") else { return nil }
+            guard meta.count == 3, meta[1] == "blob" else { return nil }
             return Entry(path: path, blob: String(meta[2]))
         }
     }

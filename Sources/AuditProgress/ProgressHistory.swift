@@ -16,6 +16,9 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
         public var findingsByFolder: [String: Int]
         /// Findings per owner from CODEOWNERS (owners joined by spaces; `(no owner)`); empty without one.
         public var findingsByOwner: [String: Int] = [:]
+        /// What changed in the files that decide the rules since the sample before (`.loadaudit.yml
+        /// changed`): the counts before and after it were judged by today's rules all the same.
+        public var events: [String] = []
         /// Uses of each new component in code.
         public var adoption: [String: Int]
         /// Files that could not be analysed (not UTF-8, too large, unreadable blob): counted as

@@ -22,7 +22,8 @@ enum ProgressReports {
         text += "date        commit    findings  adopted  migrated\n"
         for sample in history.samples {
             let migrated = sample.migratedPercent.map { String(format: "%5.1f %%", $0) } ?? "     -"
-            let mark = sample.incomplete.isEmpty ? "" : "  incomplete (\(sample.incomplete.count) files)"
+            var mark = sample.incomplete.isEmpty ? "" : "  incomplete (\(sample.incomplete.count) files)"
+            if !sample.events.isEmpty { mark += "  (\(sample.events.joined(separator: "; ")))" }
             text += "\(sample.date)  \(sample.commit.prefix(8))  \(pad(sample.findings, 8))  \(pad(sample.adopted, 7))  \(migrated)\(mark)\n"
         }
         if !rules.isEmpty {

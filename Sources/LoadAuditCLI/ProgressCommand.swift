@@ -10,13 +10,15 @@ struct Progress: ParsableCommand {
         commandName: "progress",
         abstract: "How far the migration is along, over the git history: findings and adoption per sample.",
         discussion: helpProse("""
-        Samples the first-parent history of HEAD (the newest commit of each week by default, and HEAD) and
+        Samples the first-parent history of HEAD (the newest commit of each week by default, every tagged
+        commit, and HEAD) and
         gives, at each sample, the findings `scan` would give there (per rule, per top-level folder of PATH
         and per owner of the work tree's CODEOWNERS) and the uses of the new components (`new-components` of the rules file). "Migrated" is
         adopted / (adopted + findings). Reads the files of each commit from git (never a checkout) and
         analyses each file version once. A file that cannot be read as Swift text marks its sample
         incomplete. The projection is a straight line through the last complete samples; it says "no
-        progress" when the count does not fall. The current rules and .loadaudit.yml judge every sample.
+        progress" when the count does not fall. The current rules and .loadaudit.yml judge every sample; a
+        change to those files between two samples is shown as an event.
 
         EXAMPLES
           loadaudit progress

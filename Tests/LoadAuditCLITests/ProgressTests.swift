@@ -116,4 +116,19 @@ final class ProgressTests: XCTestCase {
         let text = CLIRun(["progress", "."], in: tree.path)
         XCTAssertFalse(text.output.contains("by owner"), "no finding is left at HEAD: \(text.output)")
     }
+
+    /// A tagged commit is always a sample; a change to the files that decide the rules is an event.
+    func testTagsAreSamplesAndRuleFileChangesAreEvents() throws {
+        let tree = try migratingRepository()
+        try git(["tag", "-a", "v1.0", "-m", "first release", "HEAD~4"], in: tree)
+        try tree.write(".loadaudit.yml", "fail-on: error\n")
+        try git(["add", "-A"], in: tree)
+        try git(["commit", "-q", "-m", "a configuration"], in: tree, date: "2026-02-02")
+        let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.errors)
+        let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.map { $0["date"] as? String }, ["2026-01-05", "2026-01-07", "2026-01-13", "2026-01-21", "2026-01-28", "2026-02-02"])
+        XCTAssertEqual(samples.map { ($0["events"] as? [String]) ?? [] }, [[], [], [], [], [], [".loadaudit.yml added"]])
+        XCTAssertTrue(CLIRun(["progress", "."], in: tree.path).output.contains("(.loadaudit.yml added)"))
+    }
 }
