@@ -114,36 +114,53 @@ public struct FixPlanner {
         _ file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
     ) -> (FileResult, [Finding]) {
         let original = source.bytes
-        let allowedErrors = file.analysis.syntaxErrors.count
+        let outcome = Self.rewrite(original, findings: findings, allowedErrors: file.analysis.syntaxErrors.count,
+                                   maximumPasses: options.maximumPasses, isApplicable: isApplicable) { bytes in
+            guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return nil }
+            let analysis = scanner.engine.analyze(tree: tree, file: file.reference.displayPath)
+            return (scanner.engine.resolve(analysis, in: context), analysis.syntaxErrors.count)
+        }
+        switch outcome {
+        case .settled(let fixed, let editsByRule, let left):
+            return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
+                               fixed: fixed, editsByRule: editsByRule, outcome: .fixed), left)
+        case .refused(let reason, let finding, _):
+            let text = reason == .doesNotParse ? "rewrite would not parse" : "rewrite did not settle after \(options.maximumPasses) passes"
+            let refused = FileResult.Outcome.refused(reason: text, ruleId: finding.ruleId, line: finding.start.line, column: finding.start.column)
+            return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
+                               fixed: original, editsByRule: [:], outcome: refused), findings)
+        }
+    }
+
+    /// How a rewrite ends: the rewritten bytes with the edits applied per rule and the findings left in
+    /// them; or refused, with the finding it stopped at and the bytes of the last pass that was fine.
+    enum Rewrite {
+        enum Refusal { case doesNotParse, doesNotSettle }
+        case settled([UInt8], editsByRule: [String: Int], findings: [Finding])
+        case refused(Refusal, Finding, lastGood: [UInt8])
+    }
+
+    /// The one pass loop of a fix (`fix`, and `rules test`'s fix examples): each pass applies the
+    /// applicable findings whose edits go together (`EditPlan`), and `reread` gives the rewrite's
+    /// findings and syntax errors (nil: it does not parse). A pass with more errors than
+    /// `allowedErrors` is refused; so is a rewrite that still changes after `maximumPasses`.
+    static func rewrite(
+        _ original: [UInt8], findings: [Finding], allowedErrors: Int, maximumPasses: Int, isApplicable: (Finding) -> Bool,
+        reread: ([UInt8]) -> (findings: [Finding], syntaxErrors: Int)?
+    ) -> Rewrite {
         var current = original
         var currentFindings = findings
         var editsByRule: [String: Int] = [:]
-        func refuse(_ reason: String, _ finding: Finding) -> (FileResult, [Finding]) {
-            let outcome = FileResult.Outcome.refused(reason: reason, ruleId: finding.ruleId, line: finding.start.line, column: finding.start.column)
-            return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: original, editsByRule: [:], outcome: outcome), findings)
-        }
-        for _ in 0..<options.maximumPasses {
+        for _ in 0..<maximumPasses {
             let selected = EditPlan.select(currentFindings.filter(isApplicable))
-            guard let first = selected.first else {
-                return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                                   fixed: current, editsByRule: editsByRule, outcome: .fixed), currentFindings)
-            }
+            guard let first = selected.first else { return .settled(current, editsByRule: editsByRule, findings: currentFindings) }
             let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
-            let analysis: FileAnalysis
-            do {
-                analysis = scanner.engine.analyze(tree: try parser.parse(SourceText(bytes: next)), file: file.reference.displayPath)
-            } catch {
-                return refuse("rewrite would not parse", first)
-            }
-            if analysis.syntaxErrors.count > allowedErrors {
-                return refuse("rewrite would not parse", first)
-            }
+            guard let reread = reread(next), reread.syntaxErrors <= allowedErrors else { return .refused(.doesNotParse, first, lastGood: current) }
             for finding in selected { editsByRule[finding.ruleId, default: 0] += 1 }
             current = next
-            currentFindings = scanner.engine.resolve(analysis, in: context)
+            currentFindings = reread.findings
         }
-        return refuse("rewrite did not settle after \(options.maximumPasses) passes", currentFindings.first(where: isApplicable) ?? findings[0])
+        return .refused(.doesNotSettle, currentFindings.first(where: isApplicable) ?? findings[0], lastGood: current)
     }
 }
 

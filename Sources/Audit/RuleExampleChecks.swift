@@ -1,4 +1,3 @@
-import AuditFix
 import AuditModel
 import AuditRules
 import Foundation
@@ -142,18 +141,16 @@ public enum RuleExampleChecks {
             return []
         }
 
-        /// Every fix of the rule applied, pass after pass, as `fix --unsafe` does; or why not.
+        /// Every fix of the rule applied, pass after pass, as `fix --unsafe` does (the same loop); or why not.
         func applyingFixes(_ original: [UInt8]) -> ([UInt8], String?) {
-            var current = original
-            let allowedErrors = findings(original).syntaxErrors
-            for _ in 0..<8 {
-                let selected = EditPlan.select(findings(current).findings.filter { !$0.edits.isEmpty })
-                guard !selected.isEmpty else { return (current, nil) }
-                let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
-                if findings(next).syntaxErrors > allowedErrors { return (current, "the rewrite would not parse") }
-                current = next
+            let (found, allowedErrors) = findings(original)
+            let outcome = FixPlanner.rewrite(original, findings: found, allowedErrors: allowedErrors, maximumPasses: 8,
+                                             isApplicable: { !$0.edits.isEmpty }) { findings($0) }
+            switch outcome {
+            case .settled(let bytes, _, _): return (bytes, nil)
+            case .refused(.doesNotParse, _, let lastGood): return (lastGood, "the rewrite would not parse")
+            case .refused(.doesNotSettle, _, let lastGood): return (lastGood, "the rewrite did not settle after 8 passes")
             }
-            return (current, "the rewrite did not settle after 8 passes")
         }
     }
 }
