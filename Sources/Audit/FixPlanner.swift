@@ -77,19 +77,9 @@ public struct FixPlanner {
         }
         // Each file is rewritten and parsed again on its own: on every core, one parser each, the
         // results in the files' order whatever the workers.
-        let parsers = try (0..<min(scanner.jobs, max(1, toFix.count))).map { _ in UncheckedParser(try Parser()) }
-        let fixed = UnsafeMutableBufferPointer<(FileResult, [Finding])?>.allocate(capacity: toFix.count)
-        fixed.initialize(repeating: nil)
-        defer {
-            fixed.deinitialize()
-            fixed.deallocate()
-        }
-        let indices = IndexDispenser(count: toFix.count)
-        DispatchQueue.concurrentPerform(iterations: parsers.count) { worker in
-            while let index = indices.take() {
-                let (file, source, findings) = toFix[index]
-                fixed[index] = fix(file, source: source, findings: findings, context: context, parser: parsers[worker].parser)
-            }
+        let parsers = try (0..<min(scanner.jobs, max(1, toFix.count))).map { _ in try Parser() }
+        let fixed = ParallelMap.map(count: toFix.count, contexts: parsers) { parser, index in
+            fix(toFix[index].file, source: toFix[index].source, findings: toFix[index].findings, context: context, parser: parser)
         }
         var results: [FileResult] = []
         for case let (result, left)? in fixed {
@@ -97,12 +87,6 @@ public struct FixPlanner {
             remaining += left
         }
         return Plan(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
-    }
-
-    /// A parser handed to one worker only.
-    private struct UncheckedParser: @unchecked Sendable {
-        let parser: Parser
-        init(_ parser: Parser) { self.parser = parser }
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {

@@ -127,37 +127,18 @@ extension Audit {
         let list = Array(files)
         let selector = scanner.selector
         let newComponents = ruleSet.newComponents
-        let results = UnsafeMutableBufferPointer<FileVersion?>.allocate(capacity: list.count)
-        results.initialize(repeating: nil)
-        defer {
-            results.deinitialize()
-            results.deallocate()
-        }
-        let next = IndexDispenser(count: list.count)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(setup.jobs, list.count))) { _ in
-            guard let parser = try? Parser() else { return }
-            while let index = next.take() {
-                let file = list[index]
-                guard let bytes = blobs[file.blob] else {
-                    results[index] = .skipped
-                    continue
-                }
-                let words = FileNameIndex(bytes: bytes)
-                if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
-                    results[index] = .skipped
-                    continue
-                }
-                let namesNew = newComponents.contains { name in bytes.withUnsafeBufferPointer { Self.contains(name, in: $0) } }
-                if selector.isIrrelevantByItsWords(bytes), !namesNew {
-                    results[index] = .nothing
-                    continue
-                }
-                guard let tree = try? parser.parse(SourceText(bytes: bytes)) else {
-                    results[index] = .skipped
-                    continue
-                }
-                results[index] = .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
+        let parsers = (0..<max(1, min(setup.jobs, list.count))).compactMap { _ in try? Parser() }
+        let results = ParallelMap.map(count: list.count, contexts: parsers) { parser, index -> FileVersion in
+            let file = list[index]
+            guard let bytes = blobs[file.blob] else { return .skipped }
+            let words = FileNameIndex(bytes: bytes)
+            if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
+                return .skipped
             }
+            let namesNew = newComponents.contains { name in bytes.withUnsafeBufferPointer { Self.contains(name, in: $0) } }
+            if selector.isIrrelevantByItsWords(bytes), !namesNew { return .nothing }
+            guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return .skipped }
+            return .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
         }
         var map: [HistoryReader.Entry: FileVersion] = [:]
         for (index, file) in list.enumerated() { map[file] = results[index] ?? .skipped }

@@ -217,6 +217,25 @@ extension ProjectScanner {
     }
 }
 
+/// Work on every core: `body` runs for each index below `count` on one of `contexts.count` threads,
+/// each with its own context (a parser), and the results come back in index order whatever the threads.
+public enum ParallelMap {
+    public static func map<Context, Result>(count: Int, contexts: [Context], _ body: (Context, Int) -> Result) -> [Result?] {
+        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer {
+            // The results may hold arrays: release them before the memory goes.
+            results.deinitialize()
+            results.deallocate()
+        }
+        let next = IndexDispenser(count: count)
+        DispatchQueue.concurrentPerform(iterations: contexts.count) { worker in
+            while let index = next.take() { results[index] = body(contexts[worker], index) }
+        }
+        return Array(results)
+    }
+}
+
 /// Hands out 0, 1, 2, … up to a count, one at a time, to whichever worker asks next.
 public final class IndexDispenser: @unchecked Sendable {
     private let lock = NSLock()
