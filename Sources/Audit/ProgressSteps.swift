@@ -56,8 +56,6 @@ extension Audit {
         let folder = URL(fileURLWithPath: setup.absolute(request.path)).standardizedFileURL.path
         let git = try HistoryReader(folder: folder)
         let samples = try git.samples(since: request.since, every: request.every)
-        var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
-        for commit in samples { listings.append((commit, try git.swiftFiles(at: commit.id).filter { config?.admits(git.top + "/" + $0.path) ?? true })) }
         // The files that decide the rules (.loadaudit.yml, its rules files): a change between two
         // samples is an event (the current rules still judge every sample).
         var ruleFiles = Set<String>()
@@ -67,8 +65,15 @@ extension Audit {
             let prefix = git.top + "/"
             return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
         })
+        // Each sample's tree listed once: its Swift files in scope of the configuration, and the blobs
+        // of the rules' files.
+        var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
         var ruleBlobs: [[String: String]] = []
-        for commit in samples { ruleBlobs.append(ruleFilePaths.isEmpty ? [:] : try git.blobs(of: ruleFilePaths, at: commit.id)) }
+        for commit in samples {
+            let files = try git.files(at: commit.id)
+            listings.append((commit, files.filter { $0.path.hasSuffix(".swift") && (config?.admits(git.top + "/" + $0.path) ?? true) }))
+            ruleBlobs.append(Dictionary(uniqueKeysWithValues: files.filter { ruleFilePaths.contains($0.path) }.map { ($0.path, $0.blob) }))
+        }
         let blobs = try git.contents(of: Set(listings.flatMap { $0.files.map(\.blob) }))
         let analysed = analyse(Set(listings.flatMap(\.files)), blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
@@ -135,7 +140,7 @@ extension Audit {
             if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
                 return .skipped
             }
-            let namesNew = newComponents.contains { name in bytes.withUnsafeBufferPointer { Self.contains(name, in: $0) } }
+            let namesNew = words.mentionsAny(newComponents)
             if selector.isIrrelevantByItsWords(bytes), !namesNew { return .nothing }
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return .skipped }
             return .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
@@ -143,18 +148,6 @@ extension Audit {
         var map: [HistoryReader.Entry: FileVersion] = [:]
         for (index, file) in list.enumerated() { map[file] = results[index] ?? .skipped }
         return map
-    }
-
-    /// Whether `word` occurs in the bytes (a cheap look before any parse).
-    static func contains(_ word: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let needle = Array(word.utf8)
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        var index = 0
-        while index + needle.count <= bytes.count {
-            if bytes[index] == first, needle.indices.allSatisfy({ bytes[index + $0] == needle[$0] }) { return true }
-            index += 1
-        }
-        return false
     }
 
     /// Uses of the new components in code: names in the tree (never comments or strings), as whole
@@ -270,17 +263,8 @@ struct HistoryReader {
         return commits.filter { picked.contains($0.id) || tagged.contains($0.id) }
     }
 
-    /// The Swift files of a commit (the whole repository: its facts count), with their blobs.
-    func swiftFiles(at commit: String) throws -> [Entry] {
-        try files(at: commit).filter { $0.path.hasSuffix(".swift") }
-    }
-
-    /// The blobs of `paths` at a commit (missing ones left out).
-    func blobs(of paths: Set<String>, at commit: String) throws -> [String: String] {
-        Dictionary(uniqueKeysWithValues: try files(at: commit).filter { paths.contains($0.path) }.map { ($0.path, $0.blob) })
-    }
-
-    private func files(at commit: String) throws -> [Entry] {
+    /// Every file of a commit (the whole repository: its facts count), with its blob.
+    func files(at commit: String) throws -> [Entry] {
         try git(["ls-tree", "-r", "--full-tree", "-z", commit]).split(separator: "\0").compactMap { line in
             guard let tab = line.firstIndex(of: "\t") else { return nil }
             let meta = line[..<tab].split(separator: " "), path = String(line[line.index(after: tab)...])
@@ -325,19 +309,11 @@ struct HistoryReader {
 
 /// Dates of commits as the progress report shows them: days in UTC.
 enum ProgressHistoryDay {
-    static func formatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter
-    }
-
-    static func format(_ time: Int) -> String { formatter().string(from: Date(timeIntervalSince1970: TimeInterval(time))) }
+    static func format(_ time: Int) -> String { ProgressHistory.format(Double(time)) }
 
     static func parse(_ text: String) -> Int? {
-        guard text.count == 10, let date = formatter().date(from: text) else { return nil }
-        return Int(date.timeIntervalSince1970)
+        guard text.count == 10, let seconds = ProgressHistory.day(text) else { return nil }
+        return Int(seconds)
     }
 
     /// The period a time falls in: its day, its ISO week, or its month.

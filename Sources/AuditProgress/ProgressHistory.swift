@@ -91,19 +91,17 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
         return projection
     }
 
-    static func day(_ text: String) -> Double? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.date(from: text)?.timeIntervalSince1970
-    }
+    /// Seconds since 1970 of a `YYYY-MM-DD` day (UTC), nil for other text.
+    public static func day(_ text: String) -> Double? { dayFormatter().date(from: text)?.timeIntervalSince1970 }
 
-    static func format(_ seconds: Double) -> String {
+    /// The `YYYY-MM-DD` day (UTC) of a time.
+    public static func format(_ seconds: Double) -> String { dayFormatter().string(from: Date(timeIntervalSince1970: seconds)) }
+
+    private static func dayFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+        return formatter
     }
 }

@@ -319,12 +319,6 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         return pairs
     }
 
-    /// The replacement text for `match` as a whole (for reports): the replacement with each
-    /// metavariable's code in its place.
-    public func instantiated(with match: Match, source: SourceText, values: [String: String] = [:]) -> String {
-        tokens.isEmpty ? "" : fill(0..<tokens.count, bindings: match.bindings, source: source, values: values)
-    }
-
     /// How many of the match's first tokens are the receiver it keeps: leading metavariables that the
     /// replacement (if any) starts with too (`$VIEW` of `$VIEW.foregroundColor($COLOR)`). A finding
     /// starts after them, at the code the rule is about, and shows the replacement from there.
