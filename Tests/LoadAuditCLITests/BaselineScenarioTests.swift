@@ -22,23 +22,12 @@ final class BaselineScenarioTests: XCTestCase {
 
     """
 
-    func git(_ arguments: [String], in tree: TemporaryTree) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", tree.path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "git \(arguments.joined(separator: " "))")
-    }
-
     func repository(_ files: [String: String]) throws -> TemporaryTree {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
         let tree = try TemporaryTree(files)
-        try git(["init", "-q", "-b", "main"], in: tree)
-        try git(["add", "-A"], in: tree)
-        try git(["commit", "-q", "-m", "initial"], in: tree)
+        try tree.git(["init", "-q", "-b", "main"])
+        try tree.git(["add", "-A"])
+        try tree.git(["commit", "-q", "-m", "initial"])
         return tree
     }
 
@@ -149,10 +138,10 @@ final class BaselineScenarioTests: XCTestCase {
 
     func testDiffBaseFailsOnlyOnLinesAddedSinceTheMergeBase() throws {
         let tree = try repository(["App/GamesView.swift": screen, "App/Other.swift": "import SwiftUI\nlet dots = LoadingDots()\n"])
-        try git(["checkout", "-q", "-b", "feature"], in: tree)
+        try tree.git(["checkout", "-q", "-b", "feature"])
         let added = screen.replacingOccurrences(of: "            ThemedSpinner(size: 24)\n", with: "            ThemedSpinner(size: 24)\n            PlaceholderCard()\n")
         try tree.write("App/GamesView.swift", added)
-        try git(["commit", "-q", "-am", "add a placeholder"], in: tree)
+        try tree.git(["commit", "-q", "-am", "add a placeholder"])
         try tree.write("App/New.swift", "import SwiftUI\nlet overlay = LoadingOverlay()\n")
 
         let run = CLIRun(["scan", "--diff-base", "main", "--format", "json", "App"], in: tree.path)
@@ -206,9 +195,9 @@ final class BaselineScenarioTests: XCTestCase {
         let config = "baseline: .loadaudit-baseline.json\nseverity:\n  loading-dots: error\n"
         let tree = try repository(["App/GamesView.swift": screen, ".loadaudit.yml": config])
         XCTAssertEqual(CLIRun(["baseline", "."], in: tree.path).status, 0)
-        try git(["add", "-A"], in: tree)
-        try git(["commit", "-q", "-m", "baseline"], in: tree)
-        try git(["checkout", "-q", "-b", "change"], in: tree)
+        try tree.git(["add", "-A"])
+        try tree.git(["commit", "-q", "-m", "baseline"])
+        try tree.git(["checkout", "-q", "-b", "change"])
         let scan = ["scan", "--diff-base", "main", "--format", "json", "."]
         XCTAssertEqual(CLIRun(scan, in: tree.path).status, 0, "nothing changed")
 

@@ -55,3 +55,27 @@ final class TemporaryTree {
         try data.write(to: file)
     }
 }
+
+extension TemporaryTree {
+    /// Runs git in the tree as a test user (no signing), with author and committer `date` when given
+    /// (`YYYY-MM-DD`, noon UTC); a failing git fails the test.
+    func git(_ arguments: [String], date: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let git = ["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("git is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: git)
+        process.arguments = ["-C", path, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"] + arguments
+        if let date {
+            var environment = ProcessInfo.processInfo.environment
+            environment["GIT_AUTHOR_DATE"] = date + "T12:00:00Z"
+            environment["GIT_COMMITTER_DATE"] = date + "T12:00:00Z"
+            process.environment = environment
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "git \(arguments.joined(separator: " "))", file: file, line: line)
+    }
+}

@@ -109,22 +109,11 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(outside.output.contains("\"file\" : \"\(tree.url.standardizedFileURL.path)/Kit/B.swift\""), outside.output)
 
         // The diff of a subfolder, made from the repository root, applies there with git.
-        let git = try XCTUnwrap(["/usr/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) })
-        func runGit(_ arguments: [String]) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: git)
-            process.arguments = ["-C", tree.path] + arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        XCTAssertEqual(try runGit(["init", "-q"]), 0)
+        try tree.git(["init", "-q"])
         let diff = CLIRun(["fix", "--dry-run", "App"], in: tree.path)
         XCTAssertTrue(diff.output.hasPrefix("--- a/App/Screens/A.swift\n+++ b/App/Screens/A.swift\n"), diff.output)
         try tree.write("m.diff", diff.output)
-        XCTAssertEqual(try runGit(["apply", "m.diff"]), 0)
+        try tree.git(["apply", "m.diff"])
         let fixed = try String(contentsOf: tree.url.appendingPathComponent("App/Screens/A.swift"), encoding: .utf8)
         XCTAssertTrue(fixed.contains("LoadingSpinner(size: .medium)"), fixed)
     }

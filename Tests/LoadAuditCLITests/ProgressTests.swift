@@ -4,34 +4,13 @@ import XCTest
 /// `loadaudit progress` on a small repository whose migration happens commit by commit, checked
 /// against `loadaudit scan` run on a checkout of each sampled commit.
 final class ProgressTests: XCTestCase {
-    private func git(_ arguments: [String], in tree: TemporaryTree, date: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", tree.path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_AUTHOR_NAME"] = "Test"
-        environment["GIT_AUTHOR_EMAIL"] = "test@example.com"
-        environment["GIT_COMMITTER_NAME"] = "Test"
-        environment["GIT_COMMITTER_EMAIL"] = "test@example.com"
-        if let date {
-            environment["GIT_AUTHOR_DATE"] = date + "T12:00:00Z"
-            environment["GIT_COMMITTER_DATE"] = date + "T12:00:00Z"
-        }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "git \(arguments)")
-    }
-
     private func view(_ body: String) -> String { "import SwiftUI\n\nstruct Screen: View {\n    var body: some View {\n        VStack {\n\(body)\n        }\n    }\n}\n" }
 
     /// Four weeks of a migration: each sample equals a scan of its checkout, and adoption grows.
     private func migratingRepository() throws -> TemporaryTree {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
         let tree = try TemporaryTree()
-        try git(["init", "-q", "-b", "main"], in: tree)
+        try tree.git(["init", "-q", "-b", "main"])
         let weeks: [(date: String, files: [String: String])] = [
             ("2026-01-05", ["App/Games.swift": view("ProgressView()\nThemedSpinner(size: 20)\nLoadingDots()"),
                             "Kit/Overlay.swift": view("LoadingOverlay(message: \"Exporting PDF\")")]),
@@ -43,8 +22,8 @@ final class ProgressTests: XCTestCase {
         ]
         for (date, files) in weeks {
             for (path, text) in files { try tree.write(path, text) }
-            try git(["add", "-A"], in: tree)
-            try git(["commit", "-q", "-m", "week of \(date)"], in: tree, date: date)
+            try tree.git(["add", "-A"])
+            try tree.git(["commit", "-q", "-m", "week of \(date)"], date: date)
         }
         return tree
     }
@@ -63,7 +42,7 @@ final class ProgressTests: XCTestCase {
         for sample in samples {
             let commit = try XCTUnwrap(sample["commit"] as? String)
             let checkout = tree.url.appendingPathComponent(".checkout-" + commit.prefix(8)).path
-            try git(["worktree", "add", "-q", "--detach", checkout, commit], in: tree)
+            try tree.git(["worktree", "add", "-q", "--detach", checkout, commit])
             let scan = try json(CLIRun(["scan", "--format", "json", "--fail-on", "never", "."], in: checkout))
             let byRule = try XCTUnwrap((scan["summary"] as? [String: Any])?["byRule"] as? [String: Int])
             XCTAssertEqual(sample["findingsByRule"] as? [String: Int], byRule, "sample \(sample["date"]!)")
@@ -120,10 +99,10 @@ final class ProgressTests: XCTestCase {
     /// A tagged commit is always a sample; a change to the files that decide the rules is an event.
     func testTagsAreSamplesAndRuleFileChangesAreEvents() throws {
         let tree = try migratingRepository()
-        try git(["tag", "-a", "v1.0", "-m", "first release", "HEAD~4"], in: tree)
+        try tree.git(["tag", "-a", "v1.0", "-m", "first release", "HEAD~4"])
         try tree.write(".loadaudit.yml", "fail-on: error\n")
-        try git(["add", "-A"], in: tree)
-        try git(["commit", "-q", "-m", "a configuration"], in: tree, date: "2026-02-02")
+        try tree.git(["add", "-A"])
+        try tree.git(["commit", "-q", "-m", "a configuration"], date: "2026-02-02")
         let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 0, run.errors)
         let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
