@@ -153,18 +153,14 @@ public struct RuleEngine: Sendable {
                 return true
             case "simple_identifier", "type_identifier":
                 guard let rules = rulesByComponent[node.text], SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) else { return false }
-                // Inside a region the parser could not read, the tree is a guess: report what looks like a
-                // use (a whole file can sit in one ERROR node), but never rewrite it without a human glance.
-                let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
+                let inBrokenRegion = Self.isInBrokenRegion(path, facts)
                 let ancestors = Array(path.reversed())
                 for rule in rules {
                     guard var candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts)
                         .match(node, ancestors: ancestors) else { continue }
                     candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: ancestors)
                     candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
-                    candidates.append(inBrokenRegion
-                        ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
-                        : candidate)
+                    candidates.append(inBrokenRegion ? Self.loweredForBrokenRegion(candidate) : candidate)
                 }
                 return false
             default:
@@ -218,9 +214,17 @@ public struct RuleEngine: Sendable {
         finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
         finding.snippet = Self.snippet(source, finding)
         let candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: uncovered.map { [$0] } ?? [])
-        // Inside a region the parser could not read, the tree is a guess: never rewrite it unseen.
-        let inBrokenRegion = !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
-        return inBrokenRegion ? candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it") : candidate
+        return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
+    }
+
+    /// Inside a region the parser could not read, the tree is a guess: what looks like a use is
+    /// reported (a whole file can sit in one ERROR node), but never rewritten without a human glance.
+    private static func isInBrokenRegion(_ path: [Node], _ facts: SwiftFileFacts) -> Bool {
+        !facts.syntaxErrors.isEmpty && path.contains { $0.isError }
+    }
+
+    private static func loweredForBrokenRegion(_ candidate: Candidate) -> Candidate {
+        candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
     }
 
     /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds
