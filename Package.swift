@@ -66,7 +66,7 @@ let package = Package(
         // Fingerprints, baseline files, and what changed since a git ref: which findings are new.
         .target(name: "AuditBaseline", dependencies: ["AuditModel", "ChildProcess"]),
         // Turning findings into text and JSON reports.
-        .target(name: "AuditReport", dependencies: ["AuditModel"]),
+        .target(name: "AuditReport", dependencies: ["AuditModel", "AuditProgress"]),
         // The scan and the fix as named steps, from the command line's choices to a result; never
         // prints, never writes.
         // A migration's progress over history: the plain model and its renderers (text, JSON, CSV).
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
-        .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "AuditProgress", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),

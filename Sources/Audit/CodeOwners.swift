@@ -31,7 +31,7 @@ struct CodeOwners {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            let fields = Self.fields(line)
             let pattern = fields[0]
             let owners = fields.dropFirst().prefix { !$0.hasPrefix("#") }
             if let problem = Self.problem(pattern: pattern, owners: Array(owners)) {
@@ -46,6 +46,29 @@ struct CodeOwners {
         }
         self.rules = rules
         self.problems = problems
+    }
+
+    /// A line's fields, split at spaces and tabs; `\\ ` is a space inside a path (as GitLab and
+    /// Gitea document it).
+    static func fields(_ line: String) -> [String] {
+        var fields: [String] = [], field = "", escaped = false
+        for character in line {
+            if escaped {
+                if character != " " { field.append("\\") }
+                field.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " || character == "\t" {
+                if !field.isEmpty { fields.append(field) }
+                field = ""
+            } else {
+                field.append(character)
+            }
+        }
+        if escaped { field.append("\\") }
+        if !field.isEmpty { fields.append(field) }
+        return fields
     }
 
     static func problem(pattern: String, owners: [String]) -> String? {

@@ -46,16 +46,27 @@ public struct ProgressRequest {
     public init(path: String) { self.path = path }
 }
 
+/// What `progress` found: the history, the findings at HEAD (for the page's current findings),
+/// and the warnings to show (CODEOWNERS lines skipped).
+public struct ProgressResult {
+    public var history: ProgressHistory
+    /// The findings in the last sample (HEAD), named relative to the current folder like `scan`'s,
+    /// with their lines.
+    public var current: ScanResult
+    public var warnings: [String]
+}
+
 extension Audit {
     /// The migration's progress over the first-parent history of HEAD: at each sampled commit, the
     /// findings `scan` would give (the whole repository's facts, findings under `path`) and the uses
-    /// of the new components. Reads blobs with one `git cat-file --batch` (never a checkout), and
-    /// analyses each file version once, however many samples hold it.
-    /// With the warnings to show (CODEOWNERS lines skipped).
-    public func progress(_ request: ProgressRequest) throws -> (history: ProgressHistory, warnings: [String]) {
+    /// of the new components, and the commits in between that changed them most. Reads blobs with
+    /// one `git cat-file --batch` (never a checkout), and analyses each file version once, however
+    /// many samples hold it.
+    public func progress(_ request: ProgressRequest) throws -> ProgressResult {
         let folder = URL(fileURLWithPath: setup.absolute(request.path)).standardizedFileURL.path
         let git = try HistoryReader(folder: folder)
-        let samples = try git.samples(since: request.since, every: request.every)
+        let commits = try git.commits(since: request.since)
+        let samples = git.samples(of: commits, every: request.every)
         // The files that decide the rules (.loadaudit.yml, its rules files): a change between two
         // samples is an event (the current rules still judge every sample).
         var ruleFiles = Set<String>()
@@ -65,21 +76,35 @@ extension Audit {
             let prefix = git.top + "/"
             return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
         })
+        let admits = { (path: String) in path.hasSuffix(".swift") && (self.config?.admits(git.top + "/" + path) ?? true) }
         // Each sample's tree listed once: its Swift files in scope of the configuration, and the blobs
         // of the rules' files.
         var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
         var ruleBlobs: [[String: String]] = []
         for commit in samples {
             let files = try git.files(at: commit.id)
-            listings.append((commit, files.filter { $0.path.hasSuffix(".swift") && (config?.admits(git.top + "/" + $0.path) ?? true) }))
+            listings.append((commit, files.filter { admits($0.path) }))
             ruleBlobs.append(Dictionary(uniqueKeysWithValues: files.filter { ruleFilePaths.contains($0.path) }.map { ($0.path, $0.blob) }))
         }
-        let blobs = try git.contents(of: Set(listings.flatMap { $0.files.map(\.blob) }))
-        let analysed = analyse(Set(listings.flatMap(\.files)), blobs: blobs)
+        // The commits after each sample up to the next, with the file versions they changed in scope.
+        let position = Dictionary(uniqueKeysWithValues: commits.enumerated().map { ($1.id, $0) })
+        let between: [ArraySlice<HistoryReader.Commit>] = samples.indices.map { index in
+            guard index > 0, let from = position[samples[index - 1].id], let to = position[samples[index].id] else { return [] }
+            return commits[(from + 1)...to]
+        }
+        let changedVersions = between.flatMap { $0.flatMap { commit in
+            commit.changes.filter { admits($0.path) && git.isInScope($0.path) }.flatMap { change in
+                [change.old, change.new].compactMap { $0.map { HistoryReader.Entry(path: change.path, blob: $0) } }
+            }
+        } }
+        let versions = Set(listings.flatMap(\.files)).union(changedVersions)
+        let blobs = try git.contents(of: Set(versions.map(\.blob)))
+        let analysed = analyse(versions, blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
         // Owners as the work tree's CODEOWNERS says today, for every sample.
         let codeOwners = CodeOwners.load(top: git.top)
-        let history = listings.enumerated().map { position, listing -> ProgressHistory.Sample in
+        var headFindings: [Finding] = []
+        let history = listings.enumerated().map { index, listing -> ProgressHistory.Sample in
             let (commit, files) = listing
             var analyses: [FileAnalysis] = []
             var adoption: [String: Int] = [:]
@@ -95,28 +120,73 @@ extension Audit {
                     break
                 }
             }
-            let findings = scanner.engine.resolve(analyses).filter { git.isInScope($0.file) }
+            let resolved = scanner.engine.resolveWithContext(analyses)
+            let findings = resolved.findings.filter { git.isInScope($0.file) }
             var sample = ProgressHistory.Sample(
                 commit: commit.id, date: commit.day, files: files.filter { git.isInScope($0.path) }.count,
                 findingsByRule: findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 },
                 findingsByFolder: findings.reduce(into: [:]) { $0[git.topFolder(of: $1.file), default: 0] += 1 },
                 adoption: adoption, incomplete: incomplete.sorted())
-            if position > 0 {
-                let before = ruleBlobs[position - 1], now = ruleBlobs[position]
+            if index > 0 {
+                let before = ruleBlobs[index - 1], now = ruleBlobs[index]
                 sample.events = ruleFilePaths.sorted().filter { before[$0] != now[$0] }.map { path in
                     before[path] == nil ? "\(path) added" : now[path] == nil ? "\(path) removed" : "\(path) changed"
                 }
             }
+            sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context, git: git, admits: admits)
             if let codeOwners {
                 sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
                     let owners = codeOwners.owners(of: finding.file) ?? []
                     counts[owners.isEmpty ? "(no owner)" : owners.joined(separator: " "), default: 0] += 1
                 }
             }
+            if index == listings.count - 1 { headFindings = findings }
             return sample
         }
-        return (ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
-                                newComponents: newComponents, samples: history), codeOwners?.problems ?? [])
+        let current = currentFindings(headFindings, files: listings.last?.files ?? [], blobs: blobs, git: git)
+        let progress = ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
+                                       newComponents: newComponents, samples: history)
+        return ProgressResult(history: progress, current: current, warnings: codeOwners?.problems ?? [])
+    }
+
+    /// The commits that changed the counts most: for each, the findings and adopted uses of the files
+    /// it changed, after minus before, each version judged with the project facts of the sample.
+    private func biggestChanges(
+        _ commits: ArraySlice<HistoryReader.Commit>, analysed: [HistoryReader.Entry: FileVersion], context: ProjectContext,
+        git: HistoryReader, admits: (String) -> Bool
+    ) -> [ProgressHistory.CommitChange] {
+        func counts(_ path: String, _ blob: String?) -> (findings: Int, adopted: Int) {
+            guard let blob, case .analysed(let analysis, let uses)? = analysed[HistoryReader.Entry(path: path, blob: blob)] else { return (0, 0) }
+            return (scanner.engine.resolve(analysis, in: context).count, uses.values.reduce(0, +))
+        }
+        let changes = commits.compactMap { commit -> ProgressHistory.CommitChange? in
+            var findings = 0, adopted = 0
+            for change in commit.changes where admits(change.path) && git.isInScope(change.path) {
+                let before = counts(change.path, change.old), after = counts(change.path, change.new)
+                findings += after.findings - before.findings
+                adopted += after.adopted - before.adopted
+            }
+            guard findings != 0 || adopted != 0 else { return nil }
+            return ProgressHistory.CommitChange(commit: commit.id, date: commit.day, author: commit.author, subject: commit.subject,
+                                                findings: findings, adopted: adopted)
+        }
+        return Array(changes.sorted { (abs($0.findings), abs($0.adopted)) > (abs($1.findings), abs($1.adopted)) }.prefix(3))
+    }
+
+    /// The findings at HEAD as `scan` names them (relative to the current folder), with their lines.
+    private func currentFindings(_ findings: [Finding], files: [HistoryReader.Entry], blobs: [String: [UInt8]], git: HistoryReader) -> ScanResult {
+        let blobOf = Dictionary(files.map { ($0.path, $0.blob) }, uniquingKeysWith: { first, _ in first })
+        var absolutePaths: [String: String] = [:]
+        let shown = findings.map { finding -> Finding in
+            var finding = finding
+            absolutePaths[finding.file] = git.top + "/" + finding.file
+            if let blob = blobOf[finding.file], let bytes = blobs[blob] {
+                finding.shownLine = ShownLine(line: SourceText(bytes: bytes).lineText(finding.start.line), start: finding.start, end: finding.end)
+            }
+            return finding
+        }
+        return ScanResult(findings: shown, problems: [], filesScanned: files.filter { git.isInScope($0.path) }.count, filesWithParseErrors: 0,
+                          ruleIds: ruleSet.rules.map(\.id), absolutePaths: absolutePaths)
     }
 
     /// What one file version gave: its analysis and its uses of the new components; nothing to parse
@@ -172,7 +242,18 @@ struct HistoryReader {
     struct Commit {
         let id: String
         let time: Int
+        let author: String
+        let subject: String
+        /// The Swift files it changed against its first parent.
+        var changes: [Change] = []
         var day: String { ProgressHistoryDay.format(time) }
+    }
+
+    /// A file a commit changed: its blob before (nil: added) and after (nil: deleted).
+    struct Change {
+        let path: String
+        let old: String?
+        let new: String?
     }
 
     /// A file version: its path (from the repository's top) and blob.
@@ -215,8 +296,9 @@ struct HistoryReader {
         return below.split(separator: "/").count > 1 ? String(below.split(separator: "/")[0]) : "."
     }
 
-    /// The sampled commits, oldest first: the newest commit of each period (or every Nth), and HEAD.
-    func samples(since: String?, every: ProgressEvery) throws -> [Commit] {
+    /// The first-parent commits of HEAD since `since` (a day or a ref; nil: all), oldest first, each
+    /// with the Swift files it changed (against its first parent), from one `git log`.
+    func commits(since: String?) throws -> [Commit] {
         var range = ["HEAD"]
         var notBefore: Int?
         if let since {
@@ -231,15 +313,38 @@ struct HistoryReader {
                 range = ["--boundary", since + "..HEAD"]
             }
         }
-        let log = try git(["log", "--first-parent", "--format=%H %ct"] + range)
-        var commits = log.split(separator: "\n").compactMap { line -> Commit? in
-            let parts = line.drop { $0 == "-" }.split(separator: " ")
-            guard parts.count == 2, let time = Int(parts[1]) else { return nil }
-            return Commit(id: String(parts[0]), time: time)
+        // `-z`: each header starts with \u{1}; then ":mode mode old new status" and the path, each
+        // ended by NUL. (With --first-parent, a merge's changes are those against its first parent.)
+        let log = try git(["log", "--first-parent", "--no-renames", "--raw", "--no-abbrev", "-z",
+                           "--format=%x01%H %ct %an%x09%s"] + range)
+        var commits: [Commit] = []
+        var tokens = log.split(separator: "\0", omittingEmptySubsequences: false)[...]
+        while let first = tokens.popFirst() {
+            let token = first.drop { $0 == "\n" }
+            if token.first == "\u{1}" {
+                let header = token.dropFirst().drop { $0 == "-" }
+                let tab = header.firstIndex(of: "\t") ?? header.endIndex
+                let parts = header[..<tab].split(separator: " ", maxSplits: 2)
+                guard parts.count == 3, let time = Int(parts[1]) else { continue }
+                let subject = tab < header.endIndex ? String(header[header.index(after: tab)...]) : ""
+                commits.append(Commit(id: String(parts[0]), time: time, author: String(parts[2]), subject: subject))
+            } else if token.first == ":", let path = tokens.popFirst(), !commits.isEmpty {
+                let meta = token.dropFirst().split(separator: " ")
+                guard meta.count >= 4, path.hasSuffix(".swift") else { continue }
+                commits[commits.count - 1].changes.append(Change(path: String(path), old: Self.blob(meta[2]), new: Self.blob(meta[3])))
+            }
         }
         if let notBefore { commits = commits.filter { $0.time >= notBefore } }
         guard !commits.isEmpty else { throw AuditError("--since \(since ?? ""): no commit in that range") }
-        commits.reverse()
+        return commits.reversed()
+    }
+
+    /// A blob id from `git log --raw`; nil for the zeros of a file that did not exist.
+    private static func blob(_ text: Substring) -> String? { text.allSatisfy { $0 == "0" } ? nil : String(text) }
+
+    /// The sampled commits among `commits` (oldest first): the newest commit of each period (or
+    /// every Nth), every tagged commit, and HEAD (the last).
+    func samples(of commits: [Commit], every: ProgressEvery) -> [Commit] {
         var chosen: [Commit] = []
         switch every {
         case .commits(let count):

@@ -6,6 +6,28 @@ import Foundation
 
 /// The migration's state at sampled commits of the first-parent history, oldest first.
 public struct ProgressHistory: Codable, Equatable, Sendable {
+    /// What one first-parent commit did to the counts: the change in findings and in adopted uses of
+    /// the files it touched (each file version judged with the facts of the sample that follows it).
+    public struct CommitChange: Codable, Equatable, Sendable {
+        public var commit: String
+        public var date: String
+        public var author: String
+        public var subject: String
+        /// Findings more (positive) or fewer (negative) after the commit.
+        public var findings: Int
+        /// Adopted uses more or fewer after the commit.
+        public var adopted: Int
+
+        public init(commit: String, date: String, author: String, subject: String, findings: Int, adopted: Int) {
+            self.commit = commit
+            self.date = date
+            self.author = author
+            self.subject = subject
+            self.findings = findings
+            self.adopted = adopted
+        }
+    }
+
     public struct Sample: Codable, Equatable, Sendable {
         public var commit: String
         /// The commit's date (committer), `YYYY-MM-DD` in UTC.
@@ -19,6 +41,9 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
         /// What changed in the files that decide the rules since the sample before (`.loadaudit.yml
         /// changed`): the counts before and after it were judged by today's rules all the same.
         public var events: [String] = []
+        /// The commits since the sample before that changed the counts most (up to three, biggest
+        /// change of findings first, then of adoption); commits that changed nothing are left out.
+        public var biggestChanges: [CommitChange] = []
         /// Uses of each new component in code.
         public var adoption: [String: Int]
         /// Files that could not be analysed (not UTF-8, too large, unreadable blob): counted as

@@ -75,7 +75,7 @@ public struct ReportContext {
 
 /// The report formats, each for a reader: people, tools, CI systems, Xcode.
 public enum ReportFormat: String, CaseIterable, Sendable {
-    case text, json, sarif, github, xcode, junit, markdown
+    case text, json, sarif, github, xcode, junit, markdown, html
 
     public func render(_ context: ReportContext, colour: Bool = false) -> String {
         switch self {
@@ -86,6 +86,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .xcode: return XcodeReport.render(context)
         case .junit: return JUnitReport.render(context)
         case .markdown: return MarkdownReport.render(context)
+        case .html: return HTMLReport.render(context)
         }
     }
 }

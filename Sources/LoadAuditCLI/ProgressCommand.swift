@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audit
 import AuditProgress
+import AuditReport
 import Foundation
 
 extension ProgressFormat: ExpressibleByArgument {}
@@ -18,12 +19,19 @@ struct Progress: ParsableCommand {
         analyses each file version once. A file that cannot be read as Swift text marks its sample
         incomplete. The projection is a straight line through the last complete samples; it says "no
         progress" when the count does not fall. The current rules and .loadaudit.yml judge every sample; a
-        change to those files between two samples is shown as an event.
+        change to those files between two samples is shown as an event. Each sample lists the commits
+        since the one before that changed the counts most (the findings and adopted uses of the files
+        they touched, after minus before).
+
+        --html FILE writes one self-contained page (no script, no network): the burndown per rule with
+        the adoption line and the projection, tables per folder and per owner, the samples, and the
+        findings left at HEAD with their lines and replacements.
 
         EXAMPLES
           loadaudit progress
           loadaudit progress App --since 2026-01-01 --every month
           loadaudit progress --format csv --output progress.csv
+          loadaudit progress --html progress.html
         """)
     )
 
@@ -42,6 +50,9 @@ struct Progress: ParsableCommand {
     @Option(help: ArgumentHelp("Write the report to this file.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("Also write the progress page (HTML) to this file.", valueName: "file"))
+    var html: String?
+
     @OptionGroup var project: ProjectOptions
 
     func validate() throws {
@@ -53,14 +64,23 @@ struct Progress: ParsableCommand {
         var request = ProgressRequest(path: path)
         request.since = since
         request.every = ProgressEvery(every) ?? .week
-        let (history, warnings) = try audit.progress(request)
+        let result = try audit.progress(request)
         let terminal = CurrentTerminal.terminal
-        for warning in warnings { terminal.warning(warning) }
-        let report = format.render(history)
+        for warning in result.warnings { terminal.warning(warning) }
+        if let html {
+            let context = ReportContext(result: result.current, rules: audit.ruleSet.rules.map(\.description), toolVersion: loadauditVersion,
+                                        currentDirectory: terminal.currentDirectory)
+            try write(ProgressPage.render(result.history, current: context), to: html, what: "the progress page")
+        }
+        let report = format.render(result.history)
         guard let output else { return terminal.write(report) }
-        let file = output.hasPrefix("/") ? output : terminal.currentDirectory + "/" + output
-        do { try AtomicWriter.write(Array(report.utf8), to: file) } catch {
-            throw CommandFailure(message: "\(output): cannot write the report (\(error.localizedDescription))")
+        try write(report, to: output, what: "the report")
+    }
+
+    private func write(_ text: String, to path: String, what: String) throws {
+        let file = path.hasPrefix("/") ? path : CurrentTerminal.terminal.currentDirectory + "/" + path
+        do { try AtomicWriter.write(Array(text.utf8), to: file) } catch {
+            throw CommandFailure(message: "\(path): cannot write \(what) (\(error.localizedDescription))")
         }
     }
 }

@@ -48,7 +48,8 @@ struct Scan: ParsableCommand {
 
         FORMATS: text (people), json (tools; stable), sarif (GitHub code scanning and other CI systems),
         github (pull-request annotations), xcode (Run Script build phase), junit (test reports),
-        markdown ($GITHUB_STEP_SUMMARY, PR comments). --output FILE writes the report to FILE and a
+        markdown ($GITHUB_STEP_SUMMARY, PR comments), html (one self-contained page for people: the
+        findings by folder with their lines and replacements). --output FILE writes the report to FILE and a
         short summary to the terminal. --report FORMAT=FILE adds a report of the same scan (repeatable;
         without =FILE it goes to standard output, where one report at most may go).
 
@@ -80,7 +81,7 @@ struct Scan: ParsableCommand {
 
     // Arrays, so that a second --format or --output is an error rather than silently the one kept.
     @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Report format: text (the default), json, sarif, github, xcode, junit or markdown.", valueName: "format"))
+        "Report format: text (the default), json, sarif, github, xcode, junit, markdown or html.", valueName: "format"))
     var formats: [ReportFormat] = []
 
     @Option(name: .customLong("output"), help: ArgumentHelp("Write the report to this file; the terminal gets a one-line summary.", valueName: "file"))

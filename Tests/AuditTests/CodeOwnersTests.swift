@@ -27,6 +27,14 @@ final class CodeOwnersTests: XCTestCase {
         XCTAssertEqual(owners.owners(of: "App/Screens/Games.swift"), ["@games"])
     }
 
+    /// A space in a path is written `\\ `: it stays in the pattern rather than ending it.
+    func testAnEscapedSpaceIsPartOfThePath() {
+        let owners = CodeOwners(text: "*  @org/mobile\n/Features/Trip\\ Planner/  @trips\n", file: "CODEOWNERS")
+        XCTAssertEqual(owners.problems, [])
+        XCTAssertEqual(owners.owners(of: "Features/Trip Planner/Map.swift"), ["@trips"])
+        XCTAssertEqual(owners.owners(of: "Features/Trip/Map.swift"), ["@org/mobile"])
+    }
+
     func testALineGitHubWouldRejectIsSkippedAndReportedWithItsNumber() {
         let owners = CodeOwners(text: "*.swift @swift\n!Legacy/ @nobody\nApp/[AB]*.swift @ab\nKit/ team-without-at\nApp/ @app # the app\n", file: ".github/CODEOWNERS")
         XCTAssertEqual(owners.problems, [

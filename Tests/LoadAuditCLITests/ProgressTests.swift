@@ -4,10 +4,10 @@ import XCTest
 /// `loadaudit progress` on a small repository whose migration happens commit by commit, checked
 /// against `loadaudit scan` run on a checkout of each sampled commit.
 final class ProgressTests: XCTestCase {
-    private func view(_ body: String) -> String { "import SwiftUI\n\nstruct Screen: View {\n    var body: some View {\n        VStack {\n\(body)\n        }\n    }\n}\n" }
+    private static func view(_ body: String) -> String { "import SwiftUI\n\nstruct Screen: View {\n    var body: some View {\n        VStack {\n\(body)\n        }\n    }\n}\n" }
 
     /// Four weeks of a migration: each sample equals a scan of its checkout, and adoption grows.
-    private func migratingRepository() throws -> TemporaryTree {
+    static func migratingRepository() throws -> TemporaryTree {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
         let tree = try TemporaryTree()
         try tree.git(["init", "-q", "-b", "main"])
@@ -33,7 +33,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testEverySampleEqualsAScanOfItsCheckout() throws {
-        let tree = try migratingRepository()
+        let tree = try Self.migratingRepository()
         let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 0, run.errors)
         let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
@@ -52,8 +52,25 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(samples.first?["findingsByFolder"] as? [String: Int], ["App": 2, "Kit": 1])
     }
 
+    /// Each sample names the commits since the one before that moved the counts, with their change.
+    func testTheCommitsThatMovedTheCounts() throws {
+        let tree = try Self.migratingRepository()
+        let samples = try XCTUnwrap(try json(CLIRun(["progress", "--format", "json", "."], in: tree.path))["samples"] as? [[String: Any]])
+        let changes = samples.map { sample in
+            ((sample["biggestChanges"] as? [[String: Any]]) ?? []).map { "\($0["subject"]!): \($0["findings"]!) \($0["adopted"]!)" }
+        }
+        XCTAssertEqual(changes, [
+            [],  // the first sample: nothing before it
+            ["week of 2026-01-13: -1 1"],  // ThemedSpinner -> LoadingSpinner; the comment and string in Notes.swift count nothing
+            ["week of 2026-01-21: -1 1"],  // LoadingOverlay -> LoadingSheet
+            ["week of 2026-01-28: -1 0"],  // LoadingDots deleted
+        ])
+        let author = try XCTUnwrap((samples[1]["biggestChanges"] as? [[String: Any]])?.first?["author"] as? String)
+        XCTAssertFalse(author.isEmpty)
+    }
+
     func testTextCSVAndAProjection() throws {
-        let tree = try migratingRepository()
+        let tree = try Self.migratingRepository()
         let text = CLIRun(["progress", "."], in: tree.path)
         XCTAssertTrue(text.output.contains("2026-01-07"), text.output)
         XCTAssertTrue(text.output.contains("none left by"), text.output)
@@ -67,7 +84,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testBadInputIsOneLineAndExitTwo() throws {
-        let tree = try migratingRepository()
+        let tree = try Self.migratingRepository()
         let plain = try TemporaryTree(["A.swift": "let a = 1\n"])
         let cases: [([String], String, String)] = [
             (["progress", "."], plain.path, "not in a git work tree"),
@@ -85,7 +102,7 @@ final class ProgressTests: XCTestCase {
 
     /// Findings per owner from the work tree's CODEOWNERS; a bad line is reported with its number and skipped.
     func testFindingsPerOwnerFromCODEOWNERS() throws {
-        let tree = try migratingRepository()
+        let tree = try Self.migratingRepository()
         try tree.write(".github/CODEOWNERS", "*.swift @mobile\n/Kit/ @kit-team\nApp/ not-an-owner\n")
         let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 0, run.errors)
@@ -98,7 +115,7 @@ final class ProgressTests: XCTestCase {
 
     /// A tagged commit is always a sample; a change to the files that decide the rules is an event.
     func testTagsAreSamplesAndRuleFileChangesAreEvents() throws {
-        let tree = try migratingRepository()
+        let tree = try Self.migratingRepository()
         try tree.git(["tag", "-a", "v1.0", "-m", "first release", "HEAD~4"])
         try tree.write(".loadaudit.yml", "fail-on: error\n")
         try tree.git(["add", "-A"])

@@ -25,6 +25,7 @@ final class ReportGoldenTests: XCTestCase {
             .replacingOccurrences(of: root + "/", with: "/REPO/")
             .replacingOccurrences(of: "\"version\" : \"\(loadauditVersion)\"", with: "\"version\" : \"VERSION\"")
             .replacingOccurrences(of: "\"semanticVersion\" : \"\(loadauditVersion)\"", with: "\"semanticVersion\" : \"VERSION\"")
+            .replacingOccurrences(of: "loadaudit \(loadauditVersion)", with: "loadaudit VERSION")
     }
 
     /// Compares the normalised report with its golden file (written first under LOADAUDIT_UPDATE_GOLDEN=1)
@@ -51,6 +52,18 @@ final class ReportGoldenTests: XCTestCase {
             """, file: file, line: line)
         }
         return golden
+    }
+
+    /// The page stands alone (nothing fetched, no script) and shows every finding with its line.
+    func testHTMLMatchesTheGoldenFileAndStandsAlone() throws {
+        let golden = try assertGolden("html", "example.html")
+        for forbidden in ["<script", "<link", "@import", "url(", "<img", "<iframe"] {
+            XCTAssertFalse(golden.contains(forbidden), "the page must load nothing: \(forbidden)")
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(normalisedReport("json").utf8)) as? [String: Any])
+        let findings = try XCTUnwrap(json["findings"] as? [[String: Any]])
+        XCTAssertEqual(golden.components(separatedBy: "<li class=\"finding\">").count - 1, findings.count)
+        XCTAssertEqual(golden.components(separatedBy: "<mark>").count - 1, findings.count, "every finding shows its line with the span marked")
     }
 
     func testSARIFMatchesTheGoldenFileAndTheSchema() throws {
