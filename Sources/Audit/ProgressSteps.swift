@@ -191,15 +191,23 @@ extension Audit {
 
     /// What one file version gave: its analysis and its uses of the new components; nothing to parse
     /// (its words show no rule can find anything, and no new component is named); or not Swift text.
-    enum FileVersion {
+    enum FileVersion: Codable {
         case analysed(FileAnalysis, uses: [String: Int])
         case nothing
         case skipped
     }
 
-    /// Every file version analysed once, on every core (a parser each).
+    /// Every file version analysed once, on every core (a parser each). With `--cache`, versions
+    /// analysed by an earlier run under the same rules and tool version are taken from the cache
+    /// (keyed by path and blob id), and this run's are added to it.
     private func analyse(_ files: Set<HistoryReader.Entry>, blobs: [String: [UInt8]]) -> [HistoryReader.Entry: FileVersion] {
-        let list = Array(files)
+        let key = { (file: HistoryReader.Entry) in file.path + "\u{1F}" + file.blob }
+        var cached = scanner.cache?.loadVersions(FileVersion.self) ?? [:]
+        var map: [HistoryReader.Entry: FileVersion] = [:]
+        var list: [HistoryReader.Entry] = []
+        for file in files {
+            if let version = cached[key(file)] { map[file] = version } else { list.append(file) }
+        }
         let selector = scanner.selector
         let newComponents = ruleSet.newComponents
         let parsers = (0..<max(1, min(setup.jobs, list.count))).compactMap { _ in try? Parser() }
@@ -215,8 +223,15 @@ extension Audit {
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return .skipped }
             return .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
         }
-        var map: [HistoryReader.Entry: FileVersion] = [:]
         for (index, file) in list.enumerated() { map[file] = results[index] ?? .skipped }
+        if let cache = scanner.cache, !list.isEmpty {
+            // An unreadable blob may read next time: not kept.
+            for (index, file) in list.enumerated() {
+                if let result = results[index], case .skipped = result, blobs[file.blob] == nil { continue }
+                cached[key(file)] = map[file]
+            }
+            cache.storeVersions(cached)
+        }
         return map
     }
 

@@ -57,4 +57,30 @@ public final class ResultCache: @unchecked Sendable {
     }
 
     static func hash(_ text: String) -> String { hash(Array(text.utf8)) }
+
+    // MARK: - File versions from git history (`progress`)
+
+    struct VersionsFile<Value: Codable>: Codable {
+        let format: Int
+        let rulesKey: String
+        let versions: [String: Value]
+    }
+
+    private var versionsPath: String { folder + "/history-versions.json" }
+
+    /// What earlier `progress` runs kept about file versions (keyed by the caller, e.g. path and blob
+    /// id) under the same rules and tool version; empty when there is none or it is stale or foreign.
+    public func loadVersions<Value: Codable>(_ type: Value.Type) -> [String: Value] {
+        guard let data = FileManager.default.contents(atPath: versionsPath),
+              let file = try? JSONDecoder().decode(VersionsFile<Value>.self, from: data),
+              file.format == Self.format, file.rulesKey == rulesKey else { return [:] }
+        return file.versions
+    }
+
+    /// Keeps `versions` for the next run (replacing what was kept).
+    public func storeVersions<Value: Codable>(_ versions: [String: Value]) {
+        guard let data = try? JSONEncoder().encode(VersionsFile(format: Self.format, rulesKey: rulesKey, versions: versions)) else { return }
+        // A cache that cannot be written only costs speed.
+        try? data.write(to: URL(fileURLWithPath: versionsPath), options: .atomic)
+    }
 }

@@ -16,7 +16,7 @@ struct Progress: ParsableCommand {
         gives, at each sample, the findings `scan` would give there (per rule, per top-level folder of PATH
         and per owner of the work tree's CODEOWNERS) and the uses of the new components (`new-components` of the rules file). "Migrated" is
         adopted / (adopted + findings). Reads the files of each commit from git (never a checkout) and
-        analyses each file version once. A file that cannot be read as Swift text marks its sample
+        analyses each file version once (with --cache, once across runs too). A file that cannot be read as Swift text marks its sample
         incomplete. The projection is a straight line through the last complete samples; it says "no
         progress" when the count does not fall. The current rules and .loadaudit.yml judge every sample; a
         change to those files between two samples is shown as an event. Each sample lists the commits

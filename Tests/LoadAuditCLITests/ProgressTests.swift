@@ -69,6 +69,29 @@ final class ProgressTests: XCTestCase {
         XCTAssertFalse(author.isEmpty)
     }
 
+    /// With --cache, file versions analysed once are kept (by path and blob id, rules and tool version)
+    /// and read back by the next run; a damaged cache is ignored and rewritten.
+    func testTheCacheKeepsFileVersionsBetweenRuns() throws {
+        let tree = try Self.migratingRepository()
+        let plain = CLIRun(["progress", "--format", "json", "."], in: tree.path)
+        let first = CLIRun(["progress", "--cache", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(first.output, plain.output)
+        let cacheFile = tree.url.appendingPathComponent(".loadaudit-cache/history-versions.json")
+        let kept = try String(contentsOf: cacheFile, encoding: .utf8)
+        XCTAssertEqual(CLIRun(["progress", "--cache", "--format", "json", "."], in: tree.path).output, plain.output)
+        // Read back, not recomputed: a kept version's uses, changed by hand, show in the next run.
+        let changed = kept.replacingOccurrences(of: "\"uses\":{\"LoadingSpinner\":1}", with: "\"uses\":{\"LoadingSpinner\":100}")
+        XCTAssertNotEqual(changed, kept)
+        try changed.write(to: cacheFile, atomically: true, encoding: .utf8)
+        let adopted = try XCTUnwrap(try json(CLIRun(["progress", "--cache", "--format", "json", "."], in: tree.path))["samples"] as? [[String: Any]])
+            .map { ($0["adoption"] as? [String: Int])?.values.reduce(0, +) ?? 0 }
+        XCTAssertTrue(adopted.contains { $0 >= 100 }, "\(adopted)")
+        // Damaged: ignored, and rewritten whole.
+        try "{ not json".write(to: cacheFile, atomically: true, encoding: .utf8)
+        XCTAssertEqual(CLIRun(["progress", "--cache", "--format", "json", "."], in: tree.path).output, plain.output)
+        XCTAssertEqual(try String(contentsOf: cacheFile, encoding: .utf8).count, kept.count)
+    }
+
     func testTextCSVAndAProjection() throws {
         let tree = try Self.migratingRepository()
         let text = CLIRun(["progress", "."], in: tree.path)
