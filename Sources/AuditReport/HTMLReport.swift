@@ -164,7 +164,7 @@ enum HTMLPage {
     figure { margin: 8px 0 16px; }
     figcaption { color: var(--muted); font-size: 14px; margin-top: 4px; }
     .legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 13px; }
-    .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.35); }
+    .swatch { print-color-adjust: exact; -webkit-print-color-adjust: exact; display: inline-block; width: 12px; height: 12px; margin-right: 5px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.35); }
     .swatch.line { height: 3px; vertical-align: 3px; border: 0; }
     .swatch.dashed { width: 24px; height: 0; border: 0; border-top: 3px dashed var(--ink); vertical-align: 3px; }
     .figures { display: flex; flex-wrap: wrap; gap: 12px 36px; margin: 12px 0; }
