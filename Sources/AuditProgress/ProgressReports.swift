@@ -46,6 +46,16 @@ enum ProgressReports {
                 text += "  \(pad(count, 5))  \(owner)\n"
             }
         }
+        let moves = history.samples.flatMap(\.biggestChanges)
+            .sorted { (abs($0.findings), abs($0.adopted), $0.date) > (abs($1.findings), abs($1.adopted), $1.date) }.prefix(5)
+        if !moves.isEmpty {
+            text += "\nThe commits that moved the counts most:\n"
+            for move in moves {
+                let findings = (move.findings > 0 ? "+" : "") + String(move.findings)
+                let adopted = (move.adopted > 0 ? "+" : "") + String(move.adopted)
+                text += "  \(move.date)  \(move.commit.prefix(8))  findings \(findings), adopted \(adopted)  \(move.subject) (\(move.author))\n"
+            }
+        }
         if let projection = history.projection {
             if let finish = projection.finishDate {
                 text += String(format: "\nProjection (a line through the last %d samples): %.1f findings fewer a week; none left by %@.\n",

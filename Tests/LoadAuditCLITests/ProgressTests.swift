@@ -97,6 +97,8 @@ final class ProgressTests: XCTestCase {
         let text = CLIRun(["progress", "."], in: tree.path)
         XCTAssertTrue(text.output.contains("2026-01-07"), text.output)
         XCTAssertTrue(text.output.contains("none left by"), text.output)
+        XCTAssertTrue(text.output.contains("The commits that moved the counts most:\n  2026-01-21  "), text.output)
+        XCTAssertTrue(text.output.contains("findings -1, adopted +1  week of 2026-01-21 ("), text.output)
         let csv = CLIRun(["progress", "--format", "csv", "--every", "2-commits", "."], in: tree.path)
         let lines = csv.output.split(separator: "\n")
         XCTAssertTrue(lines[0].hasPrefix("date,commit,files,findings,adopted,migrated_percent,incomplete_files,rule:themed-spinner,"), csv.output)
