@@ -116,7 +116,11 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             }
             return true
         })
-        noteTimedAssignments(in: clocks.bodies(file: file), file: file)
+        let bodies = clocks.bodies(file: file)
+        noteTimedAssignments(in: bodies, file: file)
+        // In the methods a clock calls, only the type's own state counts (`index = …`, `self.current = …`):
+        // `winLabel.text = …` there changes another object's property, which no `Text(text)` shows.
+        noteTimedAssignments(in: Self.calledMethodBodies(from: bodies, root: tree.rootNode), file: file, ownStateOnly: true)
         keepOnlyPlainNames()
     }
 
@@ -206,12 +210,13 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     /// The assignments in the code the clocks run, each once: what they assign, what they read.
-    private mutating func noteTimedAssignments(in clockBodies: [(body: Node, clock: Place)], file: String) {
+    private mutating func noteTimedAssignments(in clockBodies: [(body: Node, clock: Place)], file: String, ownStateOnly: Bool = false) {
         var seen = Set<String>()
         for (body, clock) in clockBodies {
             body.walk { node in
                 guard node.type == "assignment", !node.hasError, let target = node.child(byField: "target"),
                       let state = Self.assignedName(target), let result = node.child(byField: "result") else { return true }
+                if ownStateOnly, !Self.isOwnState(target) { return true }
                 var reads = [String]()
                 result.walk { inner in
                     if inner.type == "simple_identifier" { reads.append(inner.text) }
@@ -230,6 +235,76 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     static let clockCallees: Set<String> = ["scheduledTimer", "asyncAfter", "sleep", "onReceive"]
+
+    /// How many calls deep a clock's code is followed into the methods of its own type.
+    public static let methodDepth = 2
+
+    /// The bodies of the methods of the same type (in this file: the type and its extensions) that
+    /// the code a clock runs calls by name (`advance()`, `self.advance()`, `self?.advance()`), and of
+    /// those they call, `methodDepth` calls deep: what they assign changes on the clock too. A call
+    /// on anything else (`model.advance()`, `reload()` of another type) is not followed.
+    static func calledMethodBodies(from bodies: [(body: Node, clock: Place)], root: Node) -> [(body: Node, clock: Place)] {
+        guard !bodies.isEmpty else { return [] }
+        // (Types from the walk's ancestors: tree-sitter finds a node's parent by descending from the root.)
+        var methods: [String: [Node]] = [:]
+        var typeOfBody: [Int: String] = [:]
+        root.walk(withAncestors: { node, path in
+            if node.type == "function_declaration", let name = node.child(byField: "name"), let body = node.child(byField: "body") {
+                let type = path.last { $0.type == "class_declaration" || $0.type == "protocol_declaration" }?.child(byField: "name")?.text ?? ""
+                methods[type + "." + name.text, default: []].append(body)
+                typeOfBody[body.startByte] = type
+            }
+            return node.type != "function_body" && node.type != "lambda_literal" && node.type != "statements"
+        })
+        guard !methods.isEmpty else { return [] }
+        var found: [(body: Node, clock: Place)] = []
+        var seen = Set(bodies.map(\.body.startByte))
+        var level = bodies
+        for _ in 0..<methodDepth {
+            var next: [(body: Node, clock: Place)] = []
+            for (body, clock) in level {
+                let owner = typeOfBody[body.startByte] ?? typeName(around: body) ?? ""
+                body.walk { node in
+                    guard node.type == "call_expression", let name = calledMethodName(node) else { return true }
+                    for method in methods[owner + "." + name] ?? [] where seen.insert(method.startByte).inserted {
+                        next.append((method, clock))
+                    }
+                    return true
+                }
+            }
+            found += next
+            level = next
+        }
+        return found
+    }
+
+    /// `index` or `self.index` (with `self?`): the state of the type whose method assigns it.
+    static func isOwnState(_ target: Node) -> Bool {
+        guard let expression = target.type == "directly_assignable_expression" ? target.namedChild(at: 0) : target else { return false }
+        if expression.type == "simple_identifier" { return true }
+        return expression.type == "navigation_expression" && expression.child(byField: "target")?.type == "self_expression"
+    }
+
+    /// `advance` in `advance()`, `self.advance()` and `self?.advance()`; nil for calls on anything else.
+    static func calledMethodName(_ call: Node) -> String? {
+        guard let callee = call.namedChild(at: 0) else { return nil }
+        if callee.type == "simple_identifier" { return callee.text }
+        guard callee.type == "navigation_expression", callee.child(byField: "target")?.type == "self_expression",
+              let suffix = callee.child(byField: "suffix")?.child(byField: "suffix") else { return nil }
+        return suffix.text
+    }
+
+    /// The name of the type (or extension) a node is in: `TipsModel` for `extension TipsModel`.
+    static func typeName(around node: Node) -> String? {
+        var current = node.parent
+        while let candidate = current {
+            if candidate.type == "class_declaration" || candidate.type == "protocol_declaration" {
+                return candidate.child(byField: "name")?.text
+            }
+            current = candidate.parent
+        }
+        return nil
+    }
 
     /// The pinned grammar lets some characters Swift does not into a name (`addingHot*els`): such
     /// code is broken, and its names are no evidence (nor can the prefilter's lexer vouch for them).

@@ -1,3 +1,4 @@
+import AuditRules
 import SwiftGrammar
 
 /// What the code a clock runs may do, seen without parsing: the names in it, and whether it may
@@ -9,7 +10,9 @@ import SwiftGrammar
 /// body: for `scheduledTimer`, `asyncAfter` and `onReceive`, the whole call (its arguments and trailing
 /// closures); for `sleep`, the outermost block around it that is not a type's body (the function, or
 /// the closure stored in a property), from the start of the line that opens it, or the whole file when
-/// there is no such block. Nil when `CodeScanner` gives up or the brackets do not match: then
+/// there is no such block; and, as `RotationFacts` follows a clock into the methods of its own type
+/// (`RotationFacts.methodDepth` calls deep), the body of every function of the file whose name that
+/// code holds, as deep (wider still: any type's function of that name). Nil when `CodeScanner` gives up or the brackets do not match: then
 /// anything may run on a clock, and the file is parsed.
 public struct ClockBodyNames: Sendable, Equatable {
     /// Hashes (`WordHash.ofName`) of the names in clock-driven code.
@@ -48,6 +51,7 @@ public struct ClockBodyNames: Sendable, Equatable {
     static let letKeyword = WordHash.ofName("let")
     static let varKeyword = WordHash.ofName("var")
     static let caseKeyword = WordHash.ofName("case")
+    static let funcKeyword = WordHash.ofName("func")
     static let isKeyword = WordHash.ofName("is")
     static let typeKeywords: Set<UInt64> = Set(["class", "struct", "enum", "extension", "actor", "protocol"].map(WordHash.ofName))
     static let memberKeywords: Set<UInt64> = Set(
@@ -86,6 +90,8 @@ public struct ClockBodyNames: Sendable, Equatable {
             let clockStart: Int?
             /// The statement around the bracket, which goes on after it closes.
             let statement: Statement
+            /// The function whose body this bracket opens (`func advance() {`).
+            var function: UInt64? = nil
         }
 
         /// What the statement read so far at the current depth says about its `=`.
@@ -138,6 +144,10 @@ public struct ClockBodyNames: Sendable, Equatable {
         var sleepOutsideBlocks = false
         var clock = ClockState.none
         var broken = false
+        /// A `func NAME` read at this depth whose body has not opened yet.
+        var pendingFunction: (name: UInt64, depth: Int)?
+        /// Each function's body: its name and where it lies.
+        var functionBodies: [(name: UInt64, span: Range<Int>)] = []
 
         static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockBodyNames? {
             var builder = Builder(source: bytes)
@@ -178,6 +188,10 @@ public struct ClockBodyNames: Sendable, Equatable {
             switch token {
             case .name(let hash, let start, _):
                 names.append((hash, start))
+                if case .name(let keyword, let keywordStart, _)? = before, keyword == funcKeyword,
+                   keywordStart == 0 || source[keywordStart - 1] != UInt8(ascii: "`") {
+                    pendingFunction = (hash, stack.count)
+                }
                 noteKeyword(hash, at: start)
                 if !openRightSides.isEmpty { namesOnRightSides.append((hash, start)) }
                 noteHeader(.name(hash), at: start)
@@ -324,8 +338,15 @@ public struct ClockBodyNames: Sendable, Equatable {
             }
             clock = .none
             let isTypeBody = bracket == UInt8(ascii: "{") && Self.isTypeHeader(header)
-            stack.append(Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart,
-                              statement: statement))
+            var opened = Open(bracket: bracket, headerStart: headerStart ?? position, isTypeBody: isTypeBody, clockStart: clockStart,
+                              statement: statement)
+            // A function's body is the first `{` at its declaration's depth (its parameters are deeper);
+            // a requirement with no body (`func a()` in a protocol) gives way to the next declaration.
+            if let pending = pendingFunction, pending.depth == stack.count, bracket == UInt8(ascii: "{") {
+                opened.function = isTypeBody ? nil : pending.name
+                pendingFunction = nil
+            }
+            stack.append(opened)
             statement = Statement()
             header.removeAll(keepingCapacity: true)
             headerStart = nil
@@ -341,6 +362,7 @@ public struct ClockBodyNames: Sendable, Equatable {
             statement = last.statement
             openRightSides.removeAll { $0 > stack.count }
             if sleepBlocks.remove(stack.count) != nil { regions.append(last.headerStart..<(position + 1)) }
+            if let function = last.function { functionBodies.append((function, last.headerStart..<(position + 1))) }
             if let start = last.clockStart {
                 regions.append(start..<(position + 1))
                 clock = .afterGroup(start: start)
@@ -375,8 +397,21 @@ public struct ClockBodyNames: Sendable, Equatable {
         }
 
         func reach(fileLength: Int) -> ClockBodyNames {
-            let spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions
+            var spans = sleepOutsideBlocks ? [0..<(fileLength + 1)] : regions
             func inside(_ position: Int) -> Bool { spans.contains { $0.contains(position) } }
+            // The functions the clock code names, and those they name, as deep as RotationFacts follows.
+            if !sleepOutsideBlocks, !functionBodies.isEmpty, !spans.isEmpty {
+                var added = Set<Int>()
+                for _ in 0..<RotationFacts.methodDepth {
+                    let named = Set(names.lazy.filter { inside($0.at) }.map(\.hash))
+                    let reached = functionBodies.indices.filter { !added.contains($0) && named.contains(functionBodies[$0].name) }
+                    if reached.isEmpty { break }
+                    for index in reached {
+                        added.insert(index)
+                        spans.append(functionBodies[index].span)
+                    }
+                }
+            }
             var reached = Set<UInt64>()
             for name in names where inside(name.at) { reached.insert(name.hash) }
             var assignedFrom = Set<UInt64>()

@@ -28,6 +28,34 @@ final class ClockBodyNamesTests: XCTestCase {
         XCTAssertNil(noClock.clockBodyNames)
     }
 
+    /// As `RotationFacts` follows a clock into the methods it calls (two deep), so does the reach: the
+    /// bodies of the functions its code names, and of those they name; not a third level, nor a
+    /// function nothing on the clock names.
+    func testTheReachFollowsTheFunctionsTheClockCallsTwoDeep() throws {
+        let reach = try reach("""
+        final class Model {
+            func start() {
+                timer = Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { [weak self] _ in self?.advance() }
+            }
+            private func advance(
+                by step: Int = 1
+            ) {
+                index = (index + step) % tips.count
+                show()
+            }
+            private func show() { current = tips[index]; deeper() }
+            private func deeper() { thirdLevel = 1 }
+            func nextByHand() { pagedByUser = cards[0] }
+        }
+        protocol Paging { func advance() }
+        """)
+        XCTAssertTrue(has(reach, "step") && has(reach, "current"))
+        XCTAssertEqual(reach.assignedTargets, Set(["index", "current"].map(WordHash.ofName)), "the timer's own assignment lies outside its call")
+        XCTAssertTrue(has(reach, "deeper"), "named by the second level")
+        XCTAssertFalse(has(reach, "thirdLevel"), "the third level is not followed")
+        XCTAssertFalse(has(reach, "pagedByUser"))
+    }
+
     func testAsyncAfterReachesItsArgumentsAndTrailingClosuresOnly() throws {
         let text = """
             final class TipsModel: ObservableObject {
