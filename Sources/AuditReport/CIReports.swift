@@ -63,14 +63,14 @@ public enum JUnitReport {
             // because test report viewers split class names at dots.
             let path = context.pathFromCurrentDirectory(finding)
             let name = "\(path):\(finding.start.line):\(finding.start.column)"
-            output += "    <testcase classname=\"loadaudit \(escape(finding.ruleId))\" name=\"\(escape(name))\""
-            output += " file=\"\(escape(path))\" line=\"\(finding.start.line)\">\n"
+            output += "    <testcase classname=\"loadaudit \(MarkupText.escape(finding.ruleId))\" name=\"\(MarkupText.escape(name))\""
+            output += " file=\"\(MarkupText.escape(path))\" line=\"\(finding.start.line)\">\n"
             if finding.baseline == .new {
                 var body = finding.message
                 if let replacement = finding.replacement { body += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
-                output += "      <failure type=\"\(escape(finding.ruleId))\" message=\"\(escape(finding.message))\">\(escape(body))</failure>\n"
+                output += "      <failure type=\"\(MarkupText.escape(finding.ruleId))\" message=\"\(MarkupText.escape(finding.message))\">\(MarkupText.escape(body))</failure>\n"
             } else {
-                output += "      <skipped message=\"\(escape(context.existingReason))\"/>\n"
+                output += "      <skipped message=\"\(MarkupText.escape(context.existingReason))\"/>\n"
             }
             output += "    </testcase>\n"
         }
@@ -78,24 +78,6 @@ public enum JUnitReport {
         return output
     }
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n", "\t", "\r": result += "&#\(scalar.value);"
-            default:
-                // XML 1.0 forbids most control characters and U+FFFE/U+FFFF, even escaped.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }
 
 /// A Markdown summary for `$GITHUB_STEP_SUMMARY` or a pull-request comment: counts per rule, then a
@@ -151,5 +133,28 @@ public enum MarkdownReport {
     static func code(_ text: String) -> String {
         let body = cell(text)
         return body.contains("`") ? "`` \(body) ``" : "`\(body)`"
+    }
+}
+
+/// Text inside XML or HTML markup (JUnit, the HTML pages): the five special characters as entities,
+/// line breaks and tabs as character references, and the control characters XML 1.0 forbids dropped.
+enum MarkupText {
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n", "\t", "\r": result += "&#\(scalar.value);"
+            default:
+                // XML 1.0 forbids most control characters and U+FFFE/U+FFFF, even escaped.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

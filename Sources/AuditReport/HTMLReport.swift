@@ -12,8 +12,8 @@ public enum HTMLReport {
         body += "<p class=\"lead\">\(plural(findings.count, "finding")) in \(plural(files, "file")) "
         body += "(\(plural(context.result.filesScanned, "Swift file")) scanned)"
         if context.comparesToBaseline {
-            body += "; \(context.newFindings.count) new (\(HTMLPage.escape(context.newReason))), "
-            body += "\(context.existingFindings.count) existing (\(HTMLPage.escape(context.existingReason)))"
+            body += "; \(context.newFindings.count) new (\(MarkupText.escape(context.newReason))), "
+            body += "\(context.existingFindings.count) existing (\(MarkupText.escape(context.existingReason)))"
         }
         body += ".</p>\n</header>\n"
         body += fixClassSummary(findings)
@@ -33,7 +33,7 @@ public enum HTMLReport {
     /// The findings grouped by folder (a table of the folders first), in report order: each with its place, rule,
     /// message, its line with the span marked, and the replacement.
     public static func findingsSection(_ context: ReportContext, heading: String) -> String {
-        var html = "<section id=\"findings\">\n<h2>\(HTMLPage.escape(heading))</h2>\n"
+        var html = "<section id=\"findings\">\n<h2>\(MarkupText.escape(heading))</h2>\n"
         let findings = context.result.findings
         guard !findings.isEmpty else { return html + "<p>No finding.</p>\n</section>\n" }
         var byFolder: [String: [(path: String, finding: Finding)]] = [:]
@@ -46,13 +46,13 @@ public enum HTMLReport {
         html += "<table class=\"contents\">\n<thead><tr><th>Folder</th><th class=\"num\">Findings</th><th class=\"num\">Files</th></tr></thead>\n<tbody>\n"
         for (number, folder) in folders.enumerated() {
             let entries = byFolder[folder]!
-            html += "<tr><td><a href=\"#folder-\(number + 1)\">\(HTMLPage.escape(folder))/</a></td><td class=\"num\">\(entries.count)</td>"
+            html += "<tr><td><a href=\"#folder-\(number + 1)\">\(MarkupText.escape(folder))/</a></td><td class=\"num\">\(entries.count)</td>"
             html += "<td class=\"num\">\(Set(entries.map(\.path)).count)</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
         for (number, folder) in folders.enumerated() {
             let entries = byFolder[folder]!
-            html += "<section class=\"folder\" id=\"folder-\(number + 1)\">\n<h3>\(HTMLPage.escape(folder))/ <span class=\"count\">(\(plural(entries.count, "finding")))</span></h3>\n"
+            html += "<section class=\"folder\" id=\"folder-\(number + 1)\">\n<h3>\(MarkupText.escape(folder))/ <span class=\"count\">(\(plural(entries.count, "finding")))</span></h3>\n"
             html += "<ol class=\"findings\">\n"
             for (path, finding) in entries { html += item(finding, path: path, context: context) }
             html += "</ol>\n</section>\n"
@@ -62,20 +62,20 @@ public enum HTMLReport {
 
     private static func item(_ finding: Finding, path: String, context: ReportContext) -> String {
         let name = (path as NSString).lastPathComponent
-        var html = "<li class=\"finding\"><p><span class=\"place\" title=\"\(HTMLPage.escape(path))\">\(HTMLPage.escape(name)):\(finding.start.line):\(finding.start.column)</span> "
+        var html = "<li class=\"finding\"><p><span class=\"place\" title=\"\(MarkupText.escape(path))\">\(MarkupText.escape(name)):\(finding.start.line):\(finding.start.column)</span> "
         html += "<span class=\"badge \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
-        html += "<span class=\"rule\">\(HTMLPage.escape(finding.ruleId))</span>"
+        html += "<span class=\"rule\">\(MarkupText.escape(finding.ruleId))</span>"
         if context.comparesToBaseline { html += " <span class=\"state\">\(finding.baseline == .new ? "new" : "existing")</span>" }
-        html += "<br>\(HTMLPage.escape(finding.message))</p>\n"
+        html += "<br>\(MarkupText.escape(finding.message))</p>\n"
         if let shown = finding.shownLine {
             let scalars = Array(shown.text.unicodeScalars)
             let start = min(shown.start, scalars.count), end = min(max(shown.end, start), scalars.count)
-            func text(_ range: Range<Int>) -> String { HTMLPage.escape(String(String.UnicodeScalarView(scalars[range]))) }
+            func text(_ range: Range<Int>) -> String { MarkupText.escape(String(String.UnicodeScalarView(scalars[range]))) }
             html += "<pre class=\"code\"><span class=\"line-number\">\(finding.start.line)</span>"
             html += "\(text(0..<start))<mark>\(text(start..<end))</mark>\(text(end..<scalars.count))</pre>\n"
         }
         if let replacement = finding.replacement {
-            html += "<p class=\"replacement\">Replace with <code>\(HTMLPage.escape(replacement))</code> (fix: \(finding.fix.rawValue))</p>\n"
+            html += "<p class=\"replacement\">Replace with <code>\(MarkupText.escape(replacement))</code> (fix: \(finding.fix.rawValue))</p>\n"
         } else {
             html += "<p class=\"replacement\">No replacement proposed (fix: \(finding.fix.rawValue)).</p>\n"
         }
@@ -86,23 +86,8 @@ public enum HTMLReport {
 }
 
 /// The page around every HTML report: the style (screen and print), the document's head, the
-/// footer. Text goes through `escape`.
+/// footer. Text goes through `MarkupText.escape`.
 enum HTMLPage {
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
 
     static func document(title: String, body: String, toolVersion: String) -> String {
         """
@@ -111,8 +96,8 @@ enum HTMLPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="generator" content="loadaudit \(escape(toolVersion))">
-        <title>\(escape(title))</title>
+        <meta name="generator" content="loadaudit \(MarkupText.escape(toolVersion))">
+        <title>\(MarkupText.escape(title))</title>
         <style>
         \(style)
         </style>
@@ -121,7 +106,7 @@ enum HTMLPage {
         <main>
         \(body)
         </main>
-        <footer><p>Made by loadaudit \(escape(toolVersion)). This page loads nothing from the network.</p></footer>
+        <footer><p>Made by loadaudit \(MarkupText.escape(toolVersion)). This page loads nothing from the network.</p></footer>
         </body>
         </html>
 

@@ -10,12 +10,12 @@ import Foundation
 public enum ProgressPage {
     public static func render(_ history: ProgressHistory, current: ReportContext) -> String {
         guard let last = history.samples.last, let first = history.samples.first else {
-            return HTMLPage.document(title: "loadaudit progress", body: "<h1>Migration progress</h1><p>No commit to sample in \(HTMLPage.escape(history.path)).</p>",
+            return HTMLPage.document(title: "loadaudit progress", body: "<h1>Migration progress</h1><p>No commit to sample in \(MarkupText.escape(history.path)).</p>",
                                      toolVersion: current.toolVersion)
         }
         var body = "<header><h1>Loading UI migration progress</h1>\n"
-        body += "<p class=\"lead\">\(HTMLPage.escape(history.path == "." ? "The repository" : history.path)), "
-        body += "\(HTMLReport.plural(history.samples.count, "sample")) (\(HTMLPage.escape(history.every))) from \(first.date) to \(last.date).</p>\n</header>\n"
+        body += "<p class=\"lead\">\(MarkupText.escape(history.path == "." ? "The repository" : history.path)), "
+        body += "\(HTMLReport.plural(history.samples.count, "sample")) (\(MarkupText.escape(history.every))) from \(first.date) to \(last.date).</p>\n</header>\n"
         body += figures(history, last: last, first: first)
         body += burndown(history)
         body += breakdown(title: "By folder", id: "folders", history: history, counts: \.findingsByFolder, key: "Folder")
@@ -97,7 +97,7 @@ public enum ProgressPage {
             + (history.projection?.finishDate.map { " A straight-line projection reaches zero on \($0)." } ?? "")
         var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" role=\"img\" aria-labelledby=\"burndown-title burndown-desc\">\n"
         svg += "<title id=\"burndown-title\">Findings per rule (stacked) and uses of the new components, per sample</title>\n"
-        svg += "<desc id=\"burndown-desc\">\(HTMLPage.escape(description))</desc>\n"
+        svg += "<desc id=\"burndown-desc\">\(MarkupText.escape(description))</desc>\n"
         // Grid and the count axis.
         var tick = 0.0
         while tick <= top_ + 0.5 {
@@ -120,7 +120,7 @@ public enum ProgressPage {
             let shape = samples.count == 1
                 ? "<rect x=\(q(x(times[0]) - 4)) y=\(q(y(Double(above[0])))) width=\"8\" height=\(q(y(Double(below[0])) - y(Double(above[0])))) fill=\"\(layer.colour)\">"
                 : "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(layer.colour)\" stroke=\"#fff\" stroke-width=\"0.6\">"
-            svg += shape + "<title>\(HTMLPage.escape(layer.name)): \(layer.counts.last ?? 0) now, at most \(layer.counts.max() ?? 0)</title>"
+            svg += shape + "<title>\(MarkupText.escape(layer.name)): \(layer.counts.last ?? 0) now, at most \(layer.counts.max() ?? 0)</title>"
             svg += samples.count == 1 ? "</rect>\n" : "</polygon>\n"
             below = above
         }
@@ -128,7 +128,7 @@ public enum ProgressPage {
         for (index, sample) in samples.enumerated() where !sample.incomplete.isEmpty || !sample.events.isEmpty {
             let note = (sample.events + (sample.incomplete.isEmpty ? [] : ["incomplete: \(sample.incomplete.count) files not analysed"])).joined(separator: "; ")
             svg += "<line x1=\(q(x(times[index]))) x2=\(q(x(times[index]))) y1=\"\(top)\" y2=\"\(top + plotHeight)\" stroke=\"#555\" stroke-dasharray=\"2 3\">"
-            svg += "<title>\(sample.date): \(HTMLPage.escape(note))</title></line>"
+            svg += "<title>\(sample.date): \(MarkupText.escape(note))</title></line>"
             let label = sample.events.isEmpty ? "incomplete" : "rules changed"
             svg += "<text x=\(q(x(times[index]) + 4)) y=\"\(top + 10)\">\(label)</text>\n"
         }
@@ -149,12 +149,12 @@ public enum ProgressPage {
 
         var legend = "<ul class=\"legend\" aria-hidden=\"true\">\n"
         for layer in layers.reversed() {
-            legend += "<li><span class=\"swatch\" style=\"background:\(layer.colour)\"></span>\(HTMLPage.escape(layer.name)) (\(layer.counts.last ?? 0))</li>\n"
+            legend += "<li><span class=\"swatch\" style=\"background:\(layer.colour)\"></span>\(MarkupText.escape(layer.name)) (\(layer.counts.last ?? 0))</li>\n"
         }
         legend += "<li><span class=\"swatch line\" style=\"background:#1a1a1a\"></span>new components in use (\(lastSample.adopted))</li>\n"
         if projectionEnd != nil { legend += "<li><span class=\"swatch dashed\"></span>projection</li>\n" }
         legend += "</ul>\n"
-        var caption = HTMLPage.escape(description)
+        var caption = MarkupText.escape(description)
         if let projection = history.projection {
             caption += projection.finishDate == nil
                 ? " Projection: no progress over the last \(projection.basedOnSamples) samples (the count does not fall)."
@@ -186,13 +186,13 @@ public enum ProgressPage {
         guard !names.isEmpty else { return "" }
         let rows = names.map { name in (name: name, series: samples.map { $0[keyPath: counts][name] ?? 0 }) }
             .sorted { ($0.series.last!, $0.series.max()!, $1.name) > ($1.series.last!, $1.series.max()!, $0.name) }
-        var html = "<section id=\"\(id)\">\n<h2>\(HTMLPage.escape(title))</h2>\n<table>\n<thead><tr><th>\(key)</th><th class=\"num\">Now</th>"
+        var html = "<section id=\"\(id)\">\n<h2>\(MarkupText.escape(title))</h2>\n<table>\n<thead><tr><th>\(key)</th><th class=\"num\">Now</th>"
         html += "<th class=\"num\">At \(samples.first!.date)</th><th class=\"num\">Change</th><th>Over time</th></tr></thead>\n<tbody>\n"
         for row in rows {
             let now = row.series.last!, then = row.series.first!
             let change = now - then
             let changeClass = change > 0 ? "up" : change < 0 ? "down" : ""
-            html += "<tr><td>\(HTMLPage.escape(row.name))</td><td class=\"num\">\(now)</td><td class=\"num\">\(then)</td>"
+            html += "<tr><td>\(MarkupText.escape(row.name))</td><td class=\"num\">\(now)</td><td class=\"num\">\(then)</td>"
             html += "<td class=\"num \(changeClass)\">\(change > 0 ? "+" : "")\(change)</td><td>\(sparkline(row.series))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
@@ -235,15 +235,15 @@ public enum ProgressPage {
         }
         for index in shown.reversed() {
             let sample = history.samples[index]
-            var notes = sample.events.map { "<span class=\"event\">\(HTMLPage.escape($0))</span>" }
+            var notes = sample.events.map { "<span class=\"event\">\(MarkupText.escape($0))</span>" }
             if !sample.incomplete.isEmpty {
-                notes.append("<span class=\"incomplete\">incomplete: \(HTMLReport.plural(sample.incomplete.count, "file")) not analysed (\(HTMLPage.escape(sample.incomplete.prefix(3).joined(separator: ", ")))\(sample.incomplete.count > 3 ? ", …" : ""))</span>")
+                notes.append("<span class=\"incomplete\">incomplete: \(HTMLReport.plural(sample.incomplete.count, "file")) not analysed (\(MarkupText.escape(sample.incomplete.prefix(3).joined(separator: ", ")))\(sample.incomplete.count > 3 ? ", …" : ""))</span>")
             }
             for change in sample.biggestChanges {
                 var parts: [String] = []
                 if change.findings != 0 { parts.append(signed(change.findings, "finding")) }
                 if change.adopted != 0 { parts.append(signed(change.adopted, "adopted use")) }
-                notes.append("<span class=\"commit\">\(change.commit.prefix(8))</span> \(parts.joined(separator: ", ")): \(HTMLPage.escape(change.subject)) (\(HTMLPage.escape(change.author)), \(change.date))")
+                notes.append("<span class=\"commit\">\(change.commit.prefix(8))</span> \(parts.joined(separator: ", ")): \(MarkupText.escape(change.subject)) (\(MarkupText.escape(change.author)), \(change.date))")
             }
             let migrated = sample.migratedPercent.map { String(format: "%.1f %%", $0) } ?? "–"
             html += "<tr><td class=\"date\">\(sample.date)</td><td class=\"commit\">\(sample.commit.prefix(8))</td><td class=\"num\">\(sample.findings)</td>"

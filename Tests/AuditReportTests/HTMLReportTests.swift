@@ -12,7 +12,7 @@ final class HTMLReportTests: XCTestCase {
         var finding = F.manualFinding
         finding.shownLine = ShownLine(line: "    ThemedSpinner<Never>(title: \"<b>\")", startColumn: 5, endColumn: 18)
         let html = ReportFormat.html.render(F.baselineContext(findings: [finding]))
-        XCTAssertTrue(html.contains("ThemedSpinner has no automatic replacement &lt;&quot;&amp;&#39;&gt;"), html)
+        XCTAssertTrue(html.contains("ThemedSpinner has no automatic replacement &lt;&quot;&amp;&apos;&gt;"), html)
         XCTAssertTrue(html.contains("<mark>ThemedSpinner</mark>&lt;Never&gt;(title: &quot;&lt;b&gt;&quot;)"), html)
         XCTAssertFalse(html.contains("<b>"))
         XCTAssertTrue(html.contains("<span class=\"state\">new</span>"), "a baseline splits new from existing")
