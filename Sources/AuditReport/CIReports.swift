@@ -86,7 +86,7 @@ public enum MarkdownReport {
     public static func render(_ context: ReportContext) -> String {
         let findings = context.result.findings
         let newCount = context.newFindings.count
-        var output = "## loadaudit: \(findings.count) finding\(findings.count == 1 ? "" : "s")"
+        var output = "## loadaudit: \(counted(findings.count, "finding"))"
         output += context.comparesToBaseline ? ", \(newCount) new\n\n" : "\n\n"
         if findings.isEmpty {
             output += "No deprecated loading indicators in \(context.result.filesScanned) files.\n"

@@ -9,8 +9,8 @@ public enum HTMLReport {
         let findings = context.result.findings
         let files = Set(findings.map(\.file)).count
         var body = "<header><h1>Loading UI migration: what is left</h1>\n"
-        body += "<p class=\"lead\">\(plural(findings.count, "finding")) in \(plural(files, "file")) "
-        body += "(\(plural(context.result.filesScanned, "Swift file")) scanned)"
+        body += "<p class=\"lead\">\(counted(findings.count, "finding")) in \(counted(files, "file")) "
+        body += "(\(counted(context.result.filesScanned, "Swift file")) scanned)"
         if context.comparesToBaseline {
             body += "; \(context.newFindings.count) new (\(MarkupText.escape(context.newReason))), "
             body += "\(context.existingFindings.count) existing (\(MarkupText.escape(context.existingReason)))"
@@ -18,7 +18,7 @@ public enum HTMLReport {
         body += ".</p>\n</header>\n"
         body += fixClassSummary(findings)
         body += findingsSection(context, heading: "Findings by folder")
-        return HTMLPage.document(title: "loadaudit: \(plural(findings.count, "finding"))", body: body, toolVersion: context.toolVersion)
+        return HTMLPage.document(title: "loadaudit: \(counted(findings.count, "finding"))", body: body, toolVersion: context.toolVersion)
     }
 
     /// What a fix would do with the findings: counts per fix class, as a sentence a lead can act on.
@@ -52,7 +52,7 @@ public enum HTMLReport {
         html += "</tbody>\n</table>\n"
         for (number, folder) in folders.enumerated() {
             let entries = byFolder[folder]!
-            html += "<section class=\"folder\" id=\"folder-\(number + 1)\">\n<h3>\(MarkupText.escape(folder))/ <span class=\"count\">(\(plural(entries.count, "finding")))</span></h3>\n"
+            html += "<section class=\"folder\" id=\"folder-\(number + 1)\">\n<h3>\(MarkupText.escape(folder))/ <span class=\"count\">(\(counted(entries.count, "finding")))</span></h3>\n"
             html += "<ol class=\"findings\">\n"
             for (path, finding) in entries { html += item(finding, path: path, context: context) }
             html += "</ol>\n</section>\n"
@@ -82,7 +82,6 @@ public enum HTMLReport {
         return html + "</li>\n"
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 }
 
 /// The page around every HTML report: the style (screen and print), the document's head, the

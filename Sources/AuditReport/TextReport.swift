@@ -27,27 +27,27 @@ public struct TextReport {
         let new = context.newFindings
         let existing = context.existingFindings
         if !new.isEmpty {
-            output += paint("NEW: \(plural(new.count, "finding")) \(context.newReason) (these fail the run)", .bold) + "\n\n"
+            output += paint("NEW: \(counted(new.count, "finding")) \(context.newReason) (these fail the run)", .bold) + "\n\n"
             for finding in new { output += block(for: finding) }
         }
         if !existing.isEmpty {
             let reason = context.diffBase == nil ? "already in the baseline" : context.existingReason
-            output += paint("Existing: \(plural(existing.count, "finding")) \(reason)", .dim) + "\n"
+            output += paint("Existing: \(counted(existing.count, "finding")) \(reason)", .dim) + "\n"
             for finding in existing {
                 output += paint("  \(finding.file):\(finding.start.line):\(finding.start.column): \(finding.ruleId) (\(finding.fix.rawValue))", .dim) + "\n"
             }
             output += "\n"
         }
         if !result.staleEntries.isEmpty {
-            output += "Fixed since the baseline: \(plural(result.staleEntries.count, "entry", "entries")) no longer found\n"
+            output += "Fixed since the baseline: \(counted(result.staleEntries.count, "entry", "entries")) no longer found\n"
             for entry in result.staleEntries { output += "  \(entry.file): \(entry.ruleId) \(entry.snippet)\n" }
             if let command = context.ratchetCommand { output += "Ratchet the baseline down with: \(command)\n" }
             output += "\n"
         }
         let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-        output += "\(plural(new.count, "new finding")), \(existing.count) existing\(fixed) (\(plural(result.filesScanned, "file")) scanned)\n"
+        output += "\(counted(new.count, "new finding")), \(existing.count) existing\(fixed) (\(counted(result.filesScanned, "file")) scanned)\n"
         if result.filesWithParseErrors > 0 {
-            output += "\(plural(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
+            output += "\(counted(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
         }
         return output
     }
@@ -80,11 +80,11 @@ public struct TextReport {
         let files = Set(result.findings.map(\.file)).count
         var text: String
         if result.findings.isEmpty {
-            text = "No deprecated loading indicators in \(plural(result.filesScanned, "file")) scanned.\n"
+            text = "No deprecated loading indicators in \(counted(result.filesScanned, "file")) scanned.\n"
         } else {
             let byFix = Dictionary(grouping: result.findings, by: \.fix)
             let fixes = FixClass.allCases.compactMap { fix in byFix[fix].map { "\($0.count) \(fix.rawValue)" } }.joined(separator: ", ")
-            text = "\(plural(result.findings.count, "finding")) in \(plural(files, "file")) (\(plural(result.filesScanned, "file")) scanned): \(fixes)\n"
+            text = "\(counted(result.findings.count, "finding")) in \(counted(files, "file")) (\(counted(result.filesScanned, "file")) scanned): \(fixes)\n"
             let counts = result.countsByRule
             let listed = (result.ruleIds + counts.keys.filter { !result.ruleIds.contains($0) }.sorted()).filter { counts[$0] != nil }
             let width = listed.map(\.count).max() ?? 0
@@ -93,13 +93,9 @@ public struct TextReport {
             }
         }
         if result.filesWithParseErrors > 0 {
-            text += "\(plural(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
+            text += "\(counted(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
         }
         return text
-    }
-
-    private func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
     enum Style: String {
