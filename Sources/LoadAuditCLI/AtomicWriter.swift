@@ -115,3 +115,13 @@ public enum AtomicWriter {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 }
+
+extension AtomicWriter {
+    /// A report written where the user named it (`--output`, `--report FORMAT=FILE`, `--html`): one
+    /// line naming the file when it cannot be written.
+    static func writeReport(_ text: String, named file: String, terminal: Terminal, what: String = "the report") throws {
+        do { try write(Array(text.utf8), to: terminal.absolutePath(file)) } catch {
+            throw CommandFailure(message: "\(file): cannot write \(what) (\(error.localizedDescription))")
+        }
+    }
+}

@@ -35,7 +35,7 @@ struct Baseline: ParsableCommand {
         let audit = try project.audit(paths: paths)
         let terminal = CurrentTerminal.terminal
         let result = try scanFindings(audit, paths: paths)
-        let path = output.map { $0.hasPrefix("/") ? $0 : terminal.currentDirectory + "/" + $0 } ?? audit.defaultBaselinePath(for: paths)
+        let path = output.map(terminal.absolutePath) ?? audit.defaultBaselinePath(for: paths)
         let folder = (path as NSString).deletingLastPathComponent
         let previous = try? BaselineFile.read(path)
         // A scan of part of the project updates that part: the other entries stay as they were.

@@ -70,17 +70,11 @@ struct Progress: ParsableCommand {
         if let html {
             let context = ReportContext(result: result.current, rules: audit.ruleSet.rules.map(\.description), toolVersion: loadauditVersion,
                                         currentDirectory: terminal.currentDirectory)
-            try write(ProgressPage.render(result.history, current: context), to: html, what: "the progress page")
+            try AtomicWriter.writeReport(ProgressPage.render(result.history, current: context), named: html, terminal: terminal,
+                                         what: "the progress page")
         }
         let report = format.render(result.history)
         guard let output else { return terminal.write(report) }
-        try write(report, to: output, what: "the report")
-    }
-
-    private func write(_ text: String, to path: String, what: String) throws {
-        let file = path.hasPrefix("/") ? path : CurrentTerminal.terminal.currentDirectory + "/" + path
-        do { try AtomicWriter.write(Array(text.utf8), to: file) } catch {
-            throw CommandFailure(message: "\(path): cannot write \(what) (\(error.localizedDescription))")
-        }
+        try AtomicWriter.writeReport(report, named: output, terminal: terminal)
     }
 }

@@ -170,7 +170,7 @@ struct Syntax: ParsableCommand {
 
     func run() throws {
         let terminal = CurrentTerminal.terminal
-        let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
+        let path = terminal.absolutePath(file)
         let source: SourceText
         switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
         case .success(let read): source = SourceText(bytes: read.0)

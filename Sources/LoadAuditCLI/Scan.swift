@@ -197,13 +197,7 @@ struct Scan: ParsableCommand {
                 terminal.write(request.format.render(context, colour: terminal.wantsColour(color)))
                 continue
             }
-            let report = request.format.render(context, colour: false)
-            let path = file.hasPrefix("/") ? file : terminal.currentDirectory + "/" + file
-            do {
-                try AtomicWriter.write(Array(report.utf8), to: path)
-            } catch {
-                throw CommandFailure(message: "\(file): cannot write the report (\(error.localizedDescription))")
-            }
+            try AtomicWriter.writeReport(request.format.render(context, colour: false), named: file, terminal: terminal)
             written.append(file)
         }
         if !written.isEmpty, !requestedReports.contains(where: { $0.file == nil }) {

@@ -22,6 +22,9 @@ public final class Terminal: @unchecked Sendable {
         self.currentDirectory = currentDirectory
     }
 
+    /// A path the user gave, made absolute against the folder loadaudit runs in.
+    public func absolutePath(_ path: String) -> String { path.hasPrefix("/") ? path : currentDirectory + "/" + path }
+
     public static func process() -> Terminal {
         Terminal(capturing: false, outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
                  environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath)
