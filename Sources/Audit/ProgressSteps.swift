@@ -77,6 +77,8 @@ extension Audit {
             return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
         })
         let admits = { (path: String) in path.hasSuffix(".swift") && (self.config?.admits(git.top + "/" + path) ?? true) }
+        // A file whose findings and uses are counted: admitted and under the scanned folder.
+        let counted = { (path: String) in admits(path) && git.isInScope(path) }
         // Each sample's tree listed once: its Swift files in scope of the configuration, and the blobs
         // of the rules' files.
         var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
@@ -93,7 +95,7 @@ extension Audit {
             return commits[(from + 1)...to]
         }
         let changedVersions = between.flatMap { $0.flatMap { commit in
-            commit.changes.filter { admits($0.path) && git.isInScope($0.path) }.flatMap { change in
+            commit.changes.filter { counted($0.path) }.flatMap { change in
                 [change.old, change.new].compactMap { $0.map { HistoryReader.Entry(path: change.path, blob: $0) } }
             }
         } }
@@ -133,7 +135,7 @@ extension Audit {
                     before[path] == nil ? "\(path) added" : now[path] == nil ? "\(path) removed" : "\(path) changed"
                 }
             }
-            sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context, git: git, admits: admits)
+            sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context, counted: counted)
             if let codeOwners {
                 sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
                     let owners = codeOwners.owners(of: finding.file) ?? []
@@ -153,7 +155,7 @@ extension Audit {
     /// it changed, after minus before, each version judged with the project facts of the sample.
     private func biggestChanges(
         _ commits: ArraySlice<HistoryReader.Commit>, analysed: [HistoryReader.Entry: FileVersion], context: ProjectContext,
-        git: HistoryReader, admits: (String) -> Bool
+        counted: (String) -> Bool
     ) -> [ProgressHistory.CommitChange] {
         func counts(_ path: String, _ blob: String?) -> (findings: Int, adopted: Int) {
             guard let blob, case .analysed(let analysis, let uses)? = analysed[HistoryReader.Entry(path: path, blob: blob)] else { return (0, 0) }
@@ -161,7 +163,7 @@ extension Audit {
         }
         let changes = commits.compactMap { commit -> ProgressHistory.CommitChange? in
             var findings = 0, adopted = 0
-            for change in commit.changes where admits(change.path) && git.isInScope(change.path) {
+            for change in commit.changes where counted(change.path) {
                 let before = counts(change.path, change.old), after = counts(change.path, change.new)
                 findings += after.findings - before.findings
                 adopted += after.adopted - before.adopted
@@ -177,11 +179,13 @@ extension Audit {
     private func currentFindings(_ findings: [Finding], files: [HistoryReader.Entry], blobs: [String: [UInt8]], git: HistoryReader) -> ScanResult {
         let blobOf = Dictionary(files.map { ($0.path, $0.blob) }, uniquingKeysWith: { first, _ in first })
         var absolutePaths: [String: String] = [:]
+        var sources: [String: SourceText] = [:]
         let shown = findings.map { finding -> Finding in
             var finding = finding
             absolutePaths[finding.file] = git.top + "/" + finding.file
-            if let blob = blobOf[finding.file], let bytes = blobs[blob] {
-                finding.shownLine = ShownLine(line: SourceText(bytes: bytes).lineText(finding.start.line), start: finding.start, end: finding.end)
+            if sources[finding.file] == nil, let blob = blobOf[finding.file], let bytes = blobs[blob] { sources[finding.file] = SourceText(bytes: bytes) }
+            if let source = sources[finding.file] {
+                finding.shownLine = ShownLine(line: source.lineText(finding.start.line), start: finding.start, end: finding.end)
             }
             return finding
         }

@@ -15,7 +15,7 @@ public enum ProgressPage {
         }
         var body = "<header><h1>Loading UI migration progress</h1>\n"
         body += "<p class=\"lead\">\(MarkupText.escape(history.path == "." ? "The repository" : history.path)), "
-        body += "\(HTMLReport.plural(history.samples.count, "sample")) (\(MarkupText.escape(history.every))) from \(first.date) to \(last.date).</p>\n</header>\n"
+        body += "\(counted(history.samples.count, "sample")) (\(MarkupText.escape(history.every))) from \(first.date) to \(last.date).</p>\n</header>\n"
         body += figures(history, last: last, first: first)
         body += burndown(history)
         body += breakdown(title: "By folder", id: "folders", history: history, counts: \.findingsByFolder, key: "Folder")
@@ -77,18 +77,14 @@ public enum ProgressPage {
         // The time axis reaches the projected end when it lies no further out than twice the history's length.
         let start = times.first ?? 0
         var end = max(times.last ?? 0, start + 86_400)
-        var projectionEnd: Double?
-        if let finish = history.projection?.finishDate.flatMap(ProgressHistory.day), finish > end, finish - end <= max(2 * (end - start), 86_400 * 28) {
-            projectionEnd = finish
-            end = finish
-        } else if let finish = history.projection?.finishDate.flatMap(ProgressHistory.day), finish <= end {
-            projectionEnd = finish
-        }
+        let finish = history.projection?.finishDate.flatMap(ProgressHistory.day)
+        let projectionEnd = finish.flatMap { $0 - end <= max(2 * (end - start), 86_400 * 28) ? $0 : nil }
+        end = max(end, projectionEnd ?? end)
         let highest = max(1, samples.map { max($0.findings, $0.adopted) }.max() ?? 1)
         let step = niceStep(Double(highest) / 4)
-        let top_ = (Double(highest) / step).rounded(.up) * step
+        let axisTop = (Double(highest) / step).rounded(.up) * step
         func x(_ time: Double) -> Double { left + (time - start) / (end - start) * plotWidth }
-        func y(_ value: Double) -> Double { top + plotHeight - value / top_ * plotHeight }
+        func y(_ value: Double) -> Double { top + plotHeight - value / axisTop * plotHeight }
         func point(_ px: Double, _ py: Double) -> String { String(format: "%.1f,%.1f", px, py) }
 
         let firstSample = samples.first!, lastSample = samples.last!
@@ -100,7 +96,7 @@ public enum ProgressPage {
         svg += "<desc id=\"burndown-desc\">\(MarkupText.escape(description))</desc>\n"
         // Grid and the count axis.
         var tick = 0.0
-        while tick <= top_ + 0.5 {
+        while tick <= axisTop + 0.5 {
             svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\(q(y(tick))) y2=\(q(y(tick))) stroke=\"#e4e4e4\"/>"
             svg += "<text x=\"\(left - 6)\" y=\(q(y(tick) + 4)) text-anchor=\"end\">\(Int(tick))</text>\n"
             tick += step
@@ -160,7 +156,7 @@ public enum ProgressPage {
                 ? " Projection: no progress over the last \(projection.basedOnSamples) samples (the count does not fall)."
                 : String(format: " The projection is a least-squares line through the last %d complete samples (%.1f findings fewer a week): a projection, not a promise.",
                          projection.basedOnSamples, projection.findingsPerWeek)
-            if let finish = projection.finishDate.flatMap(ProgressHistory.day), projectionEnd == nil {
+            if let finish, projectionEnd == nil {
                 caption += " Its end, \(ProgressHistory.format(finish)), lies beyond the chart."
             }
         }
@@ -200,7 +196,7 @@ public enum ProgressPage {
 
     /// "+2 findings", "-1 adopted use".
     static func signed(_ value: Int, _ noun: String) -> String {
-        (value > 0 ? "+" : "−") + HTMLReport.plural(abs(value), noun)
+        (value > 0 ? "+" : "−") + counted(abs(value), noun)
     }
 
     /// A small line of a series, scaled to its own highest value, with its text alternative.
@@ -237,7 +233,7 @@ public enum ProgressPage {
             let sample = history.samples[index]
             var notes = sample.events.map { "<span class=\"event\">\(MarkupText.escape($0))</span>" }
             if !sample.incomplete.isEmpty {
-                notes.append("<span class=\"incomplete\">incomplete: \(HTMLReport.plural(sample.incomplete.count, "file")) not analysed (\(MarkupText.escape(sample.incomplete.prefix(3).joined(separator: ", ")))\(sample.incomplete.count > 3 ? ", …" : ""))</span>")
+                notes.append("<span class=\"incomplete\">incomplete: \(counted(sample.incomplete.count, "file")) not analysed (\(MarkupText.escape(sample.incomplete.prefix(3).joined(separator: ", ")))\(sample.incomplete.count > 3 ? ", …" : ""))</span>")
             }
             for change in sample.biggestChanges {
                 var parts: [String] = []
@@ -251,7 +247,7 @@ public enum ProgressPage {
         }
         let left = history.samples.count - shown.count
         if left > 0 {
-            html += "<tr><td colspan=\"6\" class=\"note\">\(HTMLReport.plural(left, "sample")) with the same counts as the sample before and nothing to note left out "
+            html += "<tr><td colspan=\"6\" class=\"note\">\(counted(left, "sample")) with the same counts as the sample before and nothing to note left out "
             html += "(all are in <code>--format json</code> and <code>--format csv</code>).</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
