@@ -1,6 +1,6 @@
-// AuditReport: one renderer per report format (text, JSON, SARIF, GitHub, Xcode, JUnit, markdown),
-// each a pure function of a ReportContext. It must not read files (findings carry the lines they
-// show) or write them.
+// AuditReport: one renderer per report format (text, JSON, SARIF, GitHub, Xcode, JUnit, markdown,
+// HTML), each a pure function of a ReportContext, and the progress page (a ProgressHistory with the
+// findings at HEAD). It must not read files (findings carry the lines they show) or write them.
 
 import AuditModel
 import Foundation
