@@ -197,7 +197,7 @@ public struct RuleEngine: Sendable {
         for (name, table) in rule.values.sorted(by: { $0.key < $1.key }) {
             guard let bound = match.bindings[name] else { continue }
             let code = source.text(bound).trimmingCharacters(in: .whitespacesAndNewlines)
-            if let value = table[code] { values[name] = value } else if uncovered == nil {
+            if let value = table.code(for: code) { values[name] = value } else if uncovered == nil {
                 uncovered = "$\(name) is \(code), which the rule's table does not cover: a person decides"
             }
         }

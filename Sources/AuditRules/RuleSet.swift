@@ -76,6 +76,41 @@ public struct SpinnerSizes: Equatable, Sendable {
 }
 
 /// What a rule looks at.
+/// A pattern rule's table for one metavariable: the code each value becomes in the replacement.
+/// `exact` is looked up by the value's code (whitespace trimmed; `""` is an empty `$$$` list, so it
+/// gives the code for an argument left out). `nearest` maps a number literal (`20`, `20.0`, `1_000`)
+/// that `exact` does not name to the code of the nearest number; a tie goes to the smaller (as the
+/// spinner sizes do). Anything else is not covered: a person decides.
+public struct ValueTable: Equatable, Sendable {
+    public var exact: [String: String] = [:]
+    /// Ascending by number.
+    public var nearest: [(number: Double, code: String)] = []
+
+    public init(exact: [String: String] = [:], nearest: [(number: Double, code: String)] = []) {
+        self.exact = exact
+        self.nearest = nearest.sorted { $0.number < $1.number }
+    }
+
+    /// The new code for a value's code, or nil when the table does not cover it.
+    public func code(for value: String) -> String? {
+        if let code = exact[value] { return code }
+        guard !nearest.isEmpty, let number = Self.number(value) else { return nil }
+        return nearest.min { abs($0.number - number) < abs($1.number - number) }?.code
+    }
+
+    /// A Swift integer or floating-point literal, with `_` separators and a leading minus.
+    static func number(_ code: String) -> Double? {
+        guard let first = code.first, first.isNumber || first == "-" || first == "." else { return nil }
+        let digits = code.replacingOccurrences(of: "_", with: "")
+        guard digits.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E" }) else { return nil }
+        return Double(digits)
+    }
+
+    public static func == (lhs: ValueTable, rhs: ValueTable) -> Bool {
+        lhs.exact == rhs.exact && lhs.nearest.map(\.number) == rhs.nearest.map(\.number) && lhs.nearest.map(\.code) == rhs.nearest.map(\.code)
+    }
+}
+
 public enum RuleKind: String, CaseIterable, Sendable {
     /// Uses of one deprecated component (the default).
     case component
@@ -145,8 +180,8 @@ public struct Rule: Sendable {
     public var pattern: SwiftPattern? = nil
     public var rewrite: SwiftPattern? = nil
     /// A pattern rule's value tables: for a metavariable, the code each value of it becomes in the
-    /// replacement (`.all` -> nothing). A value not in its table makes the finding manual.
-    public var values: [String: [String: String]] = [:]
+    /// replacement (`.all` -> nothing, `20` -> `.small`). A value not in its table makes the finding manual.
+    public var values: [String: ValueTable] = [:]
     public var examples = RuleExamples()
     public var labelStyle: LabelStyle? = nil
 
@@ -285,11 +320,12 @@ public struct RuleSet: Sendable {
             .joined(separator: ";")
     }
 
-    private static func valuesKey(_ values: [String: [String: String]]) -> String {
+    private static func valuesKey(_ values: [String: ValueTable]) -> String {
         var parts: [String] = []
         for (name, table) in values.sorted(by: { $0.key < $1.key }) {
-            let entries: [String] = table.sorted(by: { $0.key < $1.key }).map { "\($0.key)>\($0.value)" }
-            parts.append(name + "=" + entries.joined(separator: ","))
+            let entries: [String] = table.exact.sorted(by: { $0.key < $1.key }).map { "\($0.key)>\($0.value)" }
+            let nearest: [String] = table.nearest.map { "~\($0.number)>\($0.code)" }
+            parts.append(name + "=" + (entries + nearest).joined(separator: ","))
         }
         return parts.joined(separator: ";")
     }

@@ -258,10 +258,11 @@ enum RuleSetLoader {
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
-    /// the replacement), the code each value becomes. A key given twice is an error.
-    private static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: [String: String]] {
+    /// the replacement), the code each value becomes; `nearest: {16: .small, 24: .medium}` inside a
+    /// table maps any number literal to the nearest number's code. A key given twice is an error.
+    private static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: ValueTable] {
         guard let mapping = node.mapping else { throw reader.error(node, "values must map metavariables to tables of values") }
-        var tables: [String: [String: String]] = [:]
+        var tables: [String: ValueTable] = [:]
         for (key, tableNode) in mapping {
             let name = try reader.nonEmptyString(key, "a values key").drop { $0 == "$" }
             guard rule.pattern?.metavariables.contains(String(name)) == true else {
@@ -271,13 +272,29 @@ enum RuleSetLoader {
                 throw reader.error(key, "values: the replacement does not use '$\(name)'")
             }
             guard let entries = tableNode.mapping else { throw reader.error(tableNode, "values: '$\(name)' must map values to their new code") }
-            var table: [String: String] = [:]
+            var exact: [String: String] = [:]
+            var nearest: [(number: Double, code: String)] = []
             for (valueNode, codeNode) in entries {
                 let value = try reader.string(valueNode, "a value").trimmingCharacters(in: .whitespaces)
-                guard table[value] == nil else { throw reader.error(valueNode, "values: '\(value)' appears twice in the table of '$\(name)'") }
-                table[value] = try reader.string(codeNode, "a value's new code")
+                if value == "nearest", let numbers = codeNode.mapping {
+                    guard nearest.isEmpty else { throw reader.error(valueNode, "values: '$\(name)' has two 'nearest' tables") }
+                    for (numberNode, numberCode) in numbers {
+                        let text = try reader.string(numberNode, "a number")
+                        guard let number = ValueTable.number(text.trimmingCharacters(in: .whitespaces)) else {
+                            throw reader.error(numberNode, "values: '\(text)' in the 'nearest' table of '$\(name)' is not a number")
+                        }
+                        guard !nearest.contains(where: { $0.number == number }) else {
+                            throw reader.error(numberNode, "values: \(text) appears twice in the 'nearest' table of '$\(name)'")
+                        }
+                        nearest.append((number, try reader.string(numberCode, "a value's new code")))
+                    }
+                    guard !nearest.isEmpty else { throw reader.error(codeNode, "values: the 'nearest' table of '$\(name)' is empty") }
+                    continue
+                }
+                guard exact[value] == nil else { throw reader.error(valueNode, "values: '\(value)' appears twice in the table of '$\(name)'") }
+                exact[value] = try reader.string(codeNode, "a value's new code")
             }
-            tables[String(name)] = table
+            tables[String(name)] = ValueTable(exact: exact, nearest: nearest)
         }
         return tables
     }

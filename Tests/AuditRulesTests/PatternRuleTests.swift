@@ -247,11 +247,70 @@ final class PatternRuleTests: XCTestCase {
         XCTAssertEqual(uncovered.message, "Use ignoresSafeArea. ($EDGES is edges, which the rule's table does not cover: a person decides)")
     }
 
+    /// `nearest:` maps any number literal to the code of the nearest number (a tie to the smaller),
+    /// exact entries first; `""` is what an empty `$$$` list becomes (an argument left out). Anything
+    /// else (a name, an expression) is still for a person.
+    func testANumericTableMapsANumberToTheNearestAndEmptyArgumentsToTheirDefault() throws {
+        let ruleSet = try rules("""
+          - id: spinner-size
+            kind: pattern
+            match: 'ThemedSpinner(size: $SIZE)'
+            replace: 'LoadingSpinner(size: $SIZE)'
+            values:
+              SIZE:
+                nearest: {16: .small, 24: .medium, 40: .large}
+                "0": .medium
+            fix: safe
+            message: Use LoadingSpinner.
+          - id: bar
+            kind: pattern
+            match: Bar($$$ARGS)
+            replace: NewBar($$$ARGS)
+            values:
+              ARGS: {"": "style: .plain", "compact: true": "style: .compact"}
+            fix: safe
+            message: Use NewBar.
+
+        """)
+        XCTAssertEqual(try fixed("""
+            ThemedSpinner(size: 20)
+            ThemedSpinner(size: 30)
+            ThemedSpinner(size: 32)
+            ThemedSpinner(size: 1_000)
+            ThemedSpinner(size: 12.5)
+            ThemedSpinner(size: 0)
+            ThemedSpinner(size: side)
+            Bar()
+            Bar(compact: true)
+            Bar(compact: flag)
+            """, ruleSet), """
+            LoadingSpinner(size: .small)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .large)
+            LoadingSpinner(size: .small)
+            LoadingSpinner(size: .medium)
+            ThemedSpinner(size: side)
+            NewBar(style: .plain)
+            NewBar(style: .compact)
+            Bar(compact: flag)
+            """)
+        let uncovered = try findings("ThemedSpinner(size: side * 2)", ruleSet)
+        XCTAssertEqual(uncovered.map(\.fix), [.manual])
+        XCTAssertEqual(uncovered.first?.message, "Use LoadingSpinner. ($SIZE is side * 2, which the rule's table does not cover: a person decides)")
+        XCTAssertEqual(ValueTable.number("1_000"), 1000)
+        XCTAssertEqual(ValueTable.number("-2.5"), -2.5)
+        XCTAssertNil(ValueTable.number("size"))
+        XCTAssertNil(ValueTable.number("0x10"))
+    }
+
     func testBadValueTablesAndVariadicsGiveLocatedErrors() {
         let head = "  - id: a\n    kind: pattern\n    match: $V.f($X)\n    replace: $V.g($X)\n    fix: safe\n    message: m\n"
         let cases: [(body: String, line: Int, fragment: String)] = [
             (head + "    values:\n      Y: {a: b}\n", 10, "'$Y' is not a metavariable of the match"),
             (head + "    values:\n      X:\n        a: b\n        a: c\n", 12, "'a' appears twice in the table of '$X'"),
+            (head + "    values:\n      X:\n        nearest: {16: a, big: b}\n", 11, "'big' in the 'nearest' table of '$X' is not a number"),
+            (head + "    values:\n      X:\n        nearest: {16: a, 16.0: b}\n", 11, "16.0 appears twice in the 'nearest' table of '$X'"),
             ("  - id: a\n    kind: pattern\n    match: f($$$A, $$$B)\n    message: m\n", 5, "two $$$ metavariables in one list"),
         ]
         assertLocatedErrors(cases.map { ("version: 1\nrules:\n" + $0.body, $0.line, $0.fragment) })
