@@ -102,7 +102,7 @@ public func loadauditFuzzInitialize(
 public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     // The prefilter's lexer: its NUL and UTF-8 verdicts must match the reference ones.
-    let nameIndex = FileNameIndex(bytes: bytes)
+    let nameIndex = FileNameIndex(bytes: bytes, clocks: selector.clockWords)
     let validUTF8 = isValidUTF8(bytes)
     if (nameIndex.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the name index's UTF-8 verdict differs from Swift's decoder") }
     if validUTF8, nameIndex.firstNULOffset != bytes.firstIndex(of: 0) { fail("the name index's first NUL differs") }

@@ -218,7 +218,7 @@ extension Audit {
         let results = ParallelMap.map(count: list.count, contexts: parsers) { parser, index -> FileVersion in
             let file = list[index]
             guard let bytes = blobs[file.blob] else { return .skipped }
-            let words = FileNameIndex(bytes: bytes)
+            let words = FileNameIndex(bytes: bytes, clocks: selector.clockWords)
             if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
                 return .skipped
             }

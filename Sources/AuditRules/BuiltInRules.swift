@@ -179,7 +179,20 @@ rules:
     kind: rotating-text
     message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
     help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
-    display-calls: [Text, Label]
+    # What makes text change over time (the engine knows the Swift shapes; the names are data):
+    display-calls: [Text, Label]              # calls whose first argument is shown text
+    clocks:
+      closures:                               # calls whose closures run later, on a clock
+        scheduledTimer: a repeating Timer
+        asyncAfter: DispatchQueue.main.asyncAfter
+      waits:                                  # calls that wait: the loop around one repeats
+        sleep: a Task.sleep loop
+      publishers:                             # values that tick ...
+        Timer.publish: a Timer.publish
+      receivers: [onReceive]                  # ... and the calls that run closures at each tick
+      time-driven-views:                      # views whose content closure is given the time
+        TimelineView: a TimelineView
+    random-picks: [randomElement]             # calls that pick an element at random
     examples:
       match:
         - |
@@ -193,6 +206,16 @@ rules:
                       }
               }
           }
+        - |
+          struct StretchBreak: View {
+              let tips = ["Roll your shoulders", "Unclench your jaw"]
+              var body: some View {
+                  TimelineView(.periodic(from: .now, by: 4)) { context in
+                      let index = Int(context.date.timeIntervalSince1970 / 4) % tips.count
+                      ↓Text(tips[index])
+                  }
+              }
+          }
       no-match:
         - |
           struct Pager: View {
@@ -200,6 +223,17 @@ rules:
               @State private var index = 0
               var body: some View {
                   Text(pages[index]).onTapGesture { index = (index + 1) % pages.count }
+              }
+          }
+        - |
+          struct Clock: View {
+              let tips = ["Roll your shoulders", "Unclench your jaw"]
+              @State private var index = 0
+              var body: some View {
+                  TimelineView(.everyMinute) { context in
+                      Text(context.date, style: .time)
+                      Text(tips[index])
+                  }
               }
           }
 

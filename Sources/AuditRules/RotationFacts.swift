@@ -18,7 +18,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// A state assigned inside something that runs on a clock.
     public struct TimedAssignment: Sendable, Codable, Equatable {
         public let state: String
-        /// The timer, `asyncAfter`, `Task.sleep` or `Timer.publish` call that drives it.
+        /// The timer, `asyncAfter`, `Task.sleep`, `Timer.publish` or time-driven view that drives it
+        /// (its name: how messages call it, from the rules' `clocks`).
         public let clock: Place
         /// Names the assigned value reads (`tips`, `index`).
         public let readsNames: [String]
@@ -26,6 +27,20 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         public var random: Place? = nil
         /// The enum case assigned (`phase = .loadingJournal` gives `loadingJournal`), if any.
         public var assignedCase: String? = nil
+        /// For a value a time-driven view's content closure computes from the time (its parameter,
+        /// `context`, and the locals computed from it): the closure, the only place it is seen.
+        public var within: LocalScope? = nil
+    }
+
+    /// A closure of one file, by bytes: a name declared there means nothing elsewhere.
+    public struct LocalScope: Sendable, Codable, Equatable {
+        public let file: String
+        public let startByte: Int
+        public let endByte: Int
+
+        func contains(_ display: Display, in file: String) -> Bool {
+            file == self.file && startByte <= display.startByte && display.endByte <= endByte
+        }
     }
 
     /// A text property of an enum, with the enum's cases (`var message` of `LoadingPhase`).
@@ -90,64 +105,76 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// name or `Timer.publish`, a display's name, a string literal's quote (string arrays, text
     /// properties). A file whose name index rules out string arrays and text enums need not be walked
     /// into its many string literals.
-    static func walkWords(displayCalls: Set<String>, hints: Hints = .everything) -> [[UInt8]] {
+    static func walkWords(_ vocabulary: RotationVocabulary, hints: Hints = .everything) -> [[UInt8]] {
         var words: Set<String> = []
-        if hints.clocks { words.formUnion(clockCallees.union(["Timer.publish"])) }
-        if hints.displays { words.formUnion(displayCalls) }
+        if hints.clocks { words.formUnion(vocabulary.clockCalls.union(vocabulary.publishers.keys)) }
+        if hints.displays { words.formUnion(vocabulary.displayCalls) }
         if hints.stringArrays || hints.textEnums { words.insert("\"") }
         return words.map { Array($0.utf8) }
     }
 
-    /// `walkWords` (from `walkWords(displayCalls:hints:)`, given by the engine) lets the walk skip
-    /// the subtrees that hold none of them; nil walks the whole tree.
-    init(tree: Tree, file: String, displayCalls: Set<String>, walkWords: [[UInt8]]?, hints: Hints = .everything) {
+    /// `walkWords` (from `walkWords(_:hints:)`, given by the engine) lets the walk skip the subtrees
+    /// that hold none of them; nil walks the whole tree.
+    init(tree: Tree, file: String, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?, hints: Hints = .everything) {
         guard !hints.isEmpty else { return }
-        var clocks = ClockSites()
+        var clocks = ClockSites(vocabulary: vocabulary)
         let wordOffsets = walkWords.map { WordOffsets(tree.source, words: $0) } ?? .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             switch node.type {
             case "property_declaration":
-                noteProperty(node, path: path, file: file, hints: hints, publishers: &clocks.publishers)
+                noteProperty(node, path: path, file: file, hints: hints, clocks: &clocks)
             case "call_expression":
-                noteCall(node, path: path, file: file, displayCalls: displayCalls, clocks: &clocks)
+                noteCall(node, path: path, file: file, clocks: &clocks)
             default:
                 break
             }
             return true
         })
         let bodies = clocks.bodies(file: file)
-        noteTimedAssignments(in: bodies, file: file)
+        let picks = vocabulary.randomPicks
+        noteTimedAssignments(in: bodies, file: file, randomPicks: picks)
         // In the methods a clock calls, only the type's own state counts (`index = …`, `self.current = …`):
         // `winLabel.text = …` there changes another object's property, which no `Text(text)` shows.
-        noteTimedAssignments(in: Self.calledMethodBodies(from: bodies, root: tree.rootNode), file: file, ownStateOnly: true)
+        noteTimedAssignments(in: Self.calledMethodBodies(from: bodies, root: tree.rootNode), file: file, randomPicks: picks, ownStateOnly: true)
+        noteTimeDrivenValues(in: clocks.timeDrivenClosures, file: file, randomPicks: picks)
         keepOnlyPlainNames()
     }
 
     /// Where a file's clocks are, as its walk finds them; `bodies` tells the code each one runs.
     private struct ClockSites {
+        let vocabulary: RotationVocabulary
         /// `let ticks = Timer.publish(...)`: the property's name, and where the publisher is made.
         var publishers: [String: Place] = [:]
         /// A closure a clock runs (`scheduledTimer`, `asyncAfter`), with the clock.
         var closures: [(body: Node, clock: Place)] = []
-        var sleeps: [(node: Node, ancestors: [Node])] = []
-        var onReceives: [(argument: Node, closures: [Node], call: Node)] = []
+        var waits: [(node: Node, ancestors: [Node], clock: String)] = []
+        var receives: [(argument: Node, closures: [Node], call: Node)] = []
+        /// A time-driven view's content closure (`TimelineView(...) { context in ... }`), with the view.
+        var timeDrivenClosures: [(body: Node, clock: Place)] = []
 
-        /// The code each clock runs: the closures; an `onReceive`'s closures when it receives a
-        /// `Timer.publish` (in place, or a property holding one); the loop around a sleep, or else
-        /// the body it is in.
+        init(vocabulary: RotationVocabulary) { self.vocabulary = vocabulary }
+
+        /// The publisher named in `text` (`Timer.publish`), if any.
+        func publisher(in text: String) -> String? {
+            vocabulary.publishers.keys.sorted().first { text.contains($0) }
+        }
+
+        /// The code each clock runs: the closures; a receiver's closures when it receives a publisher
+        /// (in place, or a property holding one); the loop around a wait, or else the body it is in.
         func bodies(file: String) -> [(body: Node, clock: Place)] {
             var bodies = closures
-            for receive in onReceives {
+            for receive in receives {
                 let argument = receive.argument
-                let publisher = SwiftExpressions.lastName(of: argument).flatMap { publishers[$0] }
-                guard argument.text.contains("Timer.publish") || publisher != nil else { continue }
-                for closure in receive.closures { bodies.append((closure, publisher ?? RotationFacts.place("Timer.publish", argument, file))) }
+                let held = SwiftExpressions.lastName(of: argument).flatMap { publishers[$0] }
+                let inPlace = publisher(in: argument.text).map { RotationFacts.place(vocabulary.description(ofClock: $0), argument, file) }
+                guard let clock = held ?? inPlace else { continue }
+                for closure in receive.closures { bodies.append((closure, clock)) }
             }
-            for sleep in sleeps {
-                let loop = sleep.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
-                let body = loop ?? sleep.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
-                if let body { bodies.append((body, RotationFacts.place("Task.sleep", sleep.node, file))) }
+            for wait in waits {
+                let loop = wait.ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
+                let body = loop ?? wait.ancestors.first { $0.type == "lambda_literal" || $0.type == "function_body" }
+                if let body { bodies.append((body, RotationFacts.place(vocabulary.description(ofClock: wait.clock), wait.node, file))) }
             }
             return bodies
         }
@@ -159,7 +186,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     /// A property: a string array, a `Timer.publish` kept for `onReceive`, a text enum's property.
-    private mutating func noteProperty(_ node: Node, path: [Node], file: String, hints: Hints, publishers: inout [String: Place]) {
+    private mutating func noteProperty(_ node: Node, path: [Node], file: String, hints: Hints, clocks: inout ClockSites) {
         // Error recovery can make a declaration of broken code (`valet tips = [...]`: an error
         // inside it, or an error `va` before it and a clean `let` cut out of the word,
         // fuzz/regressions/keyword-cut-out-of-a-word.swift): only well-formed code counts, which
@@ -168,13 +195,15 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         let enumBody = path.last(where: { $0.type == "enum_class_body" })
         if let value = node.child(byField: "value") ?? node.namedChildren.first(where: { $0.type == "array_literal" }) {
             if value.type == "array_literal", Self.isStringArray(value) { stringArrays.append(Self.place(name, node, file)) }
-            if value.text.contains("Timer.publish") {
+            if let publisher = clocks.publisher(in: value.text) {
+                let callee = publisher.split(separator: ".").last.map(String.init) ?? publisher
                 var publish: Node?
                 value.walk { inner in
-                    if publish == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "publish" { publish = inner }
+                    if publish == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == callee { publish = inner }
                     return publish == nil
                 }
-                publishers[name] = Self.place("Timer.publish", publish.flatMap { $0.namedChild(at: 0) } ?? value, file)
+                clocks.publishers[name] = Self.place(clocks.vocabulary.description(ofClock: publisher),
+                                                     publish.flatMap { $0.namedChild(at: 0) } ?? value, file)
             }
         }
         if hints.textEnums, let enumBody, Self.isTextProperty(node),
@@ -186,21 +215,23 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     /// A call: a clock (kept for later: what it runs is known once the walk is done) or a display.
-    private mutating func noteCall(_ node: Node, path: [Node], file: String, displayCalls: Set<String>, clocks: inout ClockSites) {
+    private mutating func noteCall(_ node: Node, path: [Node], file: String, clocks: inout ClockSites) {
         // Most calls are neither a clock nor a display: their arguments need not be taken apart.
+        let vocabulary = clocks.vocabulary
         let callee = SwiftCall.calleeName(of: node) ?? ""
-        guard Self.clockCallees.contains(callee) || displayCalls.contains(callee), let call = SwiftCall(node) else { return }
+        let isClock = vocabulary.clockCalls.contains(callee)
+        guard isClock || vocabulary.displayCalls.contains(callee), let call = SwiftCall(node) else { return }
         let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
-        switch callee {
-        case "scheduledTimer", "asyncAfter":
-            for closure in closures { clocks.closures.append((closure, Self.place(callee, node, file))) }
-        case "sleep":
-            clocks.sleeps.append((node, path.reversed()))
-        case "onReceive":
-            if let argument = call.arguments.first?.value { clocks.onReceives.append((argument, closures, node)) }
-        default:
-            guard displayCalls.contains(callee), !node.hasError, let argument = call.arguments.first, argument.label == nil,
-                  let shown = Self.shown(argument.value, place: { Self.place($0, $1, file) }) else { return }
+        if isClock {
+            let clock = Self.place(vocabulary.description(ofClock: callee), node, file)
+            if vocabulary.closureClocks[callee] != nil { for closure in closures { clocks.closures.append((closure, clock)) } }
+            if vocabulary.waitClocks[callee] != nil { clocks.waits.append((node, path.reversed(), callee)) }
+            if vocabulary.receivers.contains(callee), let argument = call.arguments.first?.value { clocks.receives.append((argument, closures, node)) }
+            if vocabulary.timeDrivenViews[callee] != nil { for closure in closures { clocks.timeDrivenClosures.append((closure, clock)) } }
+        }
+        if vocabulary.displayCalls.contains(callee) {
+            guard !node.hasError, let argument = call.arguments.first, argument.label == nil,
+                  let shown = Self.shown(argument.value, randomPicks: vocabulary.randomPicks, place: { Self.place($0, $1, file) }) else { return }
             let end = node.endPosition
             let snippet = node.tree.source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             displays.append(Display(place: Self.place(callee, node, file), endLine: end.line, endColumn: end.column,
@@ -210,7 +241,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     }
 
     /// The assignments in the code the clocks run, each once: what they assign, what they read.
-    private mutating func noteTimedAssignments(in clockBodies: [(body: Node, clock: Place)], file: String, ownStateOnly: Bool = false) {
+    private mutating func noteTimedAssignments(in clockBodies: [(body: Node, clock: Place)], file: String, randomPicks: Set<String>,
+                                               ownStateOnly: Bool = false) {
         var seen = Set<String>()
         for (body, clock) in clockBodies {
             body.walk { node in
@@ -225,7 +257,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 let key = "\(state)@\(node.startByte)"
                 if seen.insert(key).inserted {
                     var assignment = TimedAssignment(state: state, clock: clock, readsNames: reads)
-                    assignment.random = Self.randomElementCall(in: result).map { Self.place("randomElement", $0, file) }
+                    assignment.random = Self.randomPick(in: result, picks: randomPicks).map { Self.place($0.name, $0.call, file) }
                     assignment.assignedCase = Self.caseName(result)
                     timedAssignments.append(assignment)
                 }
@@ -234,7 +266,50 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
     }
 
-    static let clockCallees: Set<String> = ["scheduledTimer", "asyncAfter", "sleep", "onReceive"]
+    /// What a time-driven view's content closure computes from the time: its parameter (`context`
+    /// in `TimelineView(...) { context in ... }`) and, in order, each local declared from it or from
+    /// an earlier one (`let index = Int(context.date.timeIntervalSince1970 / 3) % tips.count`). Each
+    /// is a timed value seen only inside the closure (`within`), as if the view assigned it at every tick.
+    private mutating func noteTimeDrivenValues(in closures: [(body: Node, clock: Place)], file: String, randomPicks: Set<String>) {
+        for (closure, clock) in closures where !closure.hasError {
+            let scope = LocalScope(file: file, startByte: closure.startByte, endByte: closure.endByte)
+            var timed = Self.closureParameters(closure)
+            for name in timed {
+                var value = TimedAssignment(state: name, clock: clock, readsNames: [])
+                value.within = scope
+                timedAssignments.append(value)
+            }
+            guard !timed.isEmpty else { continue }
+            closure.walk { node in
+                guard node.type == "property_declaration", !node.hasError, let name = Self.boundName(node),
+                      let value = node.child(byField: "value") else { return true }
+                var reads = [String]()
+                value.walk { inner in
+                    if inner.type == "simple_identifier" { reads.append(inner.text) }
+                    return true
+                }
+                guard reads.contains(where: timed.contains) else { return true }
+                timed.append(name)
+                var local = TimedAssignment(state: name, clock: clock, readsNames: reads)
+                local.random = Self.randomPick(in: value, picks: randomPicks).map { Self.place($0.name, $0.call, file) }
+                local.within = scope
+                timedAssignments.append(local)
+                return true
+            }
+        }
+    }
+
+    /// The named parameters of a closure (`context` in `{ context in ... }`; not `_`).
+    static func closureParameters(_ closure: Node) -> [String] {
+        guard let type = closure.child(byField: "type") else { return [] }
+        var names: [String] = []
+        for parameters in type.namedChildren where parameters.type == "lambda_function_type_parameters" {
+            for parameter in parameters.namedChildren where parameter.type == "lambda_parameter" {
+                if let name = parameter.child(byField: "name"), name.type == "simple_identifier", name.text != "_" { names.append(name.text) }
+            }
+        }
+        return names
+    }
 
     /// How many calls deep a clock's code is followed into the methods of its own type.
     public static let methodDepth = 2
@@ -316,6 +391,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         timedAssignments = timedAssignments.filter { plain($0.state) }.map { assignment in
             var kept = TimedAssignment(state: assignment.state, clock: assignment.clock, readsNames: assignment.readsNames.filter(plain))
             kept.random = assignment.random
+            kept.within = assignment.within
             kept.assignedCase = assignment.assignedCase.flatMap { plain($0) ? $0 : nil }
             return kept
         }
@@ -411,20 +487,22 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         return SwiftExpressions.lastName(of: expression)
     }
 
-    static func randomElementCall(in node: Node) -> Node? {
-        var found: Node?
+    /// The first call of one of `picks` (`randomElement`) in `node`, with its name.
+    static func randomPick(in node: Node, picks: Set<String>) -> (name: String, call: Node)? {
+        guard !picks.isEmpty else { return nil }
+        var found: (name: String, call: Node)?
         node.walk { inner in
-            if found == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == "randomElement" { found = inner }
+            if found == nil, inner.type == "call_expression", let name = SwiftCall(inner)?.calleeName, picks.contains(name) { found = (name, inner) }
             return found == nil
         }
         return found
     }
 
     /// What a `Text(...)` argument shows, when it is something that could change over time.
-    static func shown(_ value: Node, place: (String, Node) -> Place) -> Shown? {
-        if let random = randomElementCall(in: value), let call = SwiftCall(random),
+    static func shown(_ value: Node, randomPicks: Set<String>, place: (String, Node) -> Place) -> Shown? {
+        if let (name, random) = randomPick(in: value, picks: randomPicks), let call = SwiftCall(random),
            let target = call.callee.child(byField: "target"), let array = SwiftExpressions.lastName(of: target) {
-            return .random(array: array, call: place("randomElement", random))
+            return .random(array: array, call: place(name, random))
         }
         switch value.type {
         case "call_expression":
@@ -466,7 +544,7 @@ public struct RotationIndex: Sendable {
     /// The findings of one file's displays: text that a clock or chance changes.
     func findings(for facts: RotationFacts, rule: Rule, file: String) -> [Finding] {
         facts.displays.compactMap { display -> Finding? in
-            guard let (what, sources) = explain(display.shown) else { return nil }
+            guard let (what, sources) = explain(display, file: file) else { return nil }
             var finding = Finding(
                 ruleId: rule.id, severity: rule.severity, file: file,
                 start: SourcePoint(line: display.place.line, column: display.place.column, byteOffset: display.startByte),
@@ -486,11 +564,18 @@ public struct RotationIndex: Sendable {
         places?.min { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
     }
 
-    private func explain(_ shown: RotationFacts.Shown) -> (String, [Source])? {
-        switch shown {
+    /// The timed assignments of `name` that `display` can see: all but a time-driven view's values,
+    /// which only the displays inside its closure see. Nil when there are none.
+    private func timed(_ name: String, seenFrom display: RotationFacts.Display, in file: String) -> [RotationFacts.TimedAssignment]? {
+        let seen = (timed[name] ?? []).filter { $0.within?.contains(display, in: file) ?? true }
+        return seen.isEmpty ? nil : seen
+    }
+
+    private func explain(_ display: RotationFacts.Display, file: String) -> (String, [Source])? {
+        switch display.shown {
         case .element(let array, let indexNames):
-            guard let strings = first(arrays[array]), let state = indexNames.first(where: { self.timed[$0] != nil }),
-                  let assignments = timed[state] else { return nil }
+            guard let strings = first(arrays[array]), let state = indexNames.first(where: { self.timed($0, seenFrom: display, in: file) != nil }),
+                  let assignments = timed(state, seenFrom: display, in: file) else { return nil }
             return ("\(array)[\(state)] changes with \(clockName(assignments[0].clock))",
                     [(strings, "the strings that rotate")] + clocks(assignments, "what advances \(state)"))
         case .random(let array, let call):
@@ -499,20 +584,20 @@ public struct RotationIndex: Sendable {
         case .property(let base, let property):
             // A clock must switch `base` between cases of the enum that owns the text property.
             for text in textProperties[property] ?? [] {
-                let assignments = (timed[base] ?? []).filter { $0.assignedCase.map(text.cases.contains) ?? false }
+                let assignments = (timed(base, seenFrom: display, in: file) ?? []).filter { $0.assignedCase.map(text.cases.contains) ?? false }
                 guard !assignments.isEmpty else { continue }
                 return ("\(base).\(property) changes with \(clockName(assignments[0].clock))",
                         [(text.place, "the messages of each phase")] + clocks(assignments, "what advances \(base)"))
             }
-            return valueExplanation(property)
+            return valueExplanation(property, display, file)
         case .value(let name):
-            return valueExplanation(name)
+            return valueExplanation(name, display, file)
         }
     }
 
     /// `Text(currentLine)` where a clock assigns `currentLine` an element of a string array.
-    private func valueExplanation(_ name: String) -> (String, [Source])? {
-        for assignment in timed[name] ?? [] {
+    private func valueExplanation(_ name: String, _ display: RotationFacts.Display, _ file: String) -> (String, [Source])? {
+        for assignment in timed(name, seenFrom: display, in: file) ?? [] {
             guard let array = assignment.readsNames.first(where: { arrays[$0] != nil }), let strings = first(arrays[array]) else { continue }
             var sources: [Source] = [(strings, "the strings that rotate"), (assignment.clock, "what changes \(name)")]
             if let random = assignment.random { sources.append((random, "the random pick")) }
@@ -531,16 +616,8 @@ public struct RotationIndex: Sendable {
             .map { ($0, role) }
     }
 
+    /// A clock as messages name it (its place's name is the rules' description: "a repeating Timer").
     private func clockName(_ clock: RotationFacts.Place) -> String {
-        let what: String
-        switch clock.name {
-        case "scheduledTimer": what = "a repeating Timer"
-        case "asyncAfter": what = "DispatchQueue.main.asyncAfter"
-        case "Timer.publish": what = "a Timer.publish"
-        case "Task.sleep": what = "a Task.sleep loop"
-        case "randomElement": what = "randomElement()"
-        default: what = clock.name
-        }
-        return "\(what) (\(clock.file):\(clock.line))"
+        "\(clock.name) (\(clock.file):\(clock.line))"
     }
 }

@@ -87,7 +87,7 @@ public struct RuleEngine: Sendable {
         rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
-        displayCalls = rotatingRules.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
+        rotation = rotatingRules.compactMap(\.rotation).reduce(RotationVocabulary()) { $0.merged(with: $1) }
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         let patternRules = ruleSet.rules.filter { $0.kind == .pattern && $0.pattern != nil }
         patternRulesByRootType = patternRules.reduce(into: [:]) { byType, rule in
@@ -110,8 +110,8 @@ public struct RuleEngine: Sendable {
     /// The `pattern` rules, by the node kinds their matches start at.
     private let patternRulesByRootType: [String: [Rule]]
 
-    /// The rotating-text rules' display calls (`Text`), for every file's walk.
-    private let displayCalls: Set<String>
+    /// The rotating-text rules' names (display calls, clocks, random picks), for every file's walk.
+    private let rotation: RotationVocabulary
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -230,8 +230,8 @@ public struct RuleEngine: Sendable {
     /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds
     /// `hints` leave possible.
     private func rotationFacts(tree: Tree, file: String, hints: RotationFacts.Hints) -> RotationFacts {
-        RotationFacts(tree: tree, file: file, displayCalls: displayCalls,
-                      walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(displayCalls: displayCalls, hints: hints) : nil, hints: hints)
+        RotationFacts(tree: tree, file: file, vocabulary: rotation,
+                      walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(rotation, hints: hints) : nil, hints: hints)
     }
 
     /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.

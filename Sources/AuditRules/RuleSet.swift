@@ -174,8 +174,8 @@ public struct Rule: Sendable {
     /// A page that explains the rule, for reports that link to help (SARIF `helpUri`).
     public var helpURI: String? = nil
 
-    /// Calls whose first argument is shown text (`rotating-text`).
-    public var displayCalls: Set<String> = []
+    /// For `rotating-text` rules: the calls that show text, make code run over time, pick at random.
+    public var rotation: RotationVocabulary? = nil
     /// For `pattern` rules: the code to find, and what replaces it (nil: no automatic rewrite).
     public var pattern: SwiftPattern? = nil
     public var rewrite: SwiftPattern? = nil
@@ -342,7 +342,7 @@ public struct RuleSet: Sendable {
                 rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
                 rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",
                 rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
-                rule.displayCalls.sorted().joined(separator: ","),
+                rule.rotation?.cacheKey ?? "",
                 rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
                 rule.pattern?.text ?? "", rule.rewrite?.text ?? "",
                 Self.valuesKey(rule.values),

@@ -9,7 +9,7 @@ enum RuleSetLoader {
     static let ruleKeys: Set<String> = [
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
-        "kind", "display-calls", "components", "label-arguments", "allowed-labels", "label-pattern",
+        "kind", "display-calls", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
         "match", "replace", "examples", "values",
     ]
 
@@ -299,12 +299,62 @@ enum RuleSetLoader {
         return tables
     }
 
+    static let clockKeys: Set<String> = ["closures", "waits", "publishers", "receivers", "time-driven-views"]
+
+    /// A rotating-text rule's names: `display-calls`, `clocks` (each part a list of names, or a mapping
+    /// of names to how a message calls them) and `random-picks`. Every name is a plain Swift name
+    /// (a publisher: `Type.name`); the rule must name its display calls and at least one clock.
+    private static func readRotationVocabulary(_ fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> RotationVocabulary {
+        var vocabulary = RotationVocabulary()
+        guard let displayNode = fields["display-calls"] else {
+            throw reader.error(node, "a rotating-text rule needs 'display-calls': the calls that show text (Text, Label)")
+        }
+        vocabulary.displayCalls = Set(try names(displayNode, "display-calls", reader).keys)
+        guard let clocksNode = fields["clocks"] else {
+            throw reader.error(node, "a rotating-text rule needs 'clocks': the calls that make code run over time (see rules/README.md)")
+        }
+        let clocks = try reader.mapping(clocksNode, "clocks", allowed: clockKeys)
+        vocabulary.closureClocks = try clocks["closures"].map { try names($0, "clocks.closures", reader) } ?? [:]
+        vocabulary.waitClocks = try clocks["waits"].map { try names($0, "clocks.waits", reader) } ?? [:]
+        vocabulary.publishers = try clocks["publishers"].map { try names($0, "clocks.publishers", reader, dotted: true) } ?? [:]
+        vocabulary.receivers = Set(try clocks["receivers"].map { try names($0, "clocks.receivers", reader).keys } ?? [:].keys)
+        vocabulary.timeDrivenViews = try clocks["time-driven-views"].map { try names($0, "clocks.time-driven-views", reader) } ?? [:]
+        guard !vocabulary.clockCalls.isEmpty else { throw reader.error(clocksNode, "clocks names no call (closures, waits, receivers or time-driven-views)") }
+        if vocabulary.receivers.isEmpty != vocabulary.publishers.isEmpty {
+            throw reader.error(clocksNode, "clocks: 'receivers' and 'publishers' go together (a receiver runs its closures at each tick of a publisher)")
+        }
+        vocabulary.randomPicks = Set(try fields["random-picks"].map { try names($0, "random-picks", reader).keys } ?? [:].keys)
+        return vocabulary
+    }
+
+    /// A list of names, or a mapping of names to how messages call them (a list: each its own name).
+    private static func names(_ node: Node, _ what: String, _ reader: YAMLReader, dotted: Bool = false) throws -> [String: String] {
+        var table: [String: String] = [:]
+        var entries: [(Node, String?)] = []
+        if let mapping = node.mapping {
+            for (key, value) in mapping { entries.append((key, try reader.nonEmptyString(value, "how a message names \(key.scalar?.string ?? "it")"))) }
+        } else {
+            for item in try reader.list(node, what) { entries.append((item, nil)) }
+        }
+        for (nameNode, description) in entries {
+            let name = try reader.nonEmptyString(nameNode, "a name in \(what)")
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= (dotted ? 2 : 1), parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { SwiftWords.isNameByte[Int($0)] } }) else {
+                throw reader.error(nameNode, "\(what): '\(name)' is not a Swift name\(dotted ? " (or Type.name)" : "")")
+            }
+            guard table[name] == nil else { throw reader.error(nameNode, "\(what): '\(name)' appears twice") }
+            table[name] = description ?? name
+        }
+        guard !table.isEmpty else { throw reader.error(node, "\(what) is empty") }
+        return table
+    }
+
     /// `rotating-text` and `label-style` rules: no component, no replacement (fix is always manual).
     private static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
         let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples"]
         let allowed: Set<String>
         switch kind {
-        case .rotatingText: allowed = common.union(["display-calls"])
+        case .rotatingText: allowed = common.union(["display-calls", "clocks", "random-picks"])
         case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
         case .pattern: allowed = common.union(["match", "replace", "values"])
         case .component: allowed = ruleKeys
@@ -330,7 +380,7 @@ enum RuleSetLoader {
         case .pattern:
             try readPattern(&rule, fields: fields, node: node, reader)
         case .rotatingText:
-            rule.displayCalls = Set(try fields["display-calls"].map { try reader.stringList($0, "display-calls") } ?? ["Text"])
+            rule.rotation = try readRotationVocabulary(fields, node: node, reader)
         case .labelStyle:
             guard let componentsNode = fields["components"] else { throw reader.error(node, "a label-style rule needs 'components'") }
             var pattern: NSRegularExpression?

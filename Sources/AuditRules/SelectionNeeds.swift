@@ -18,9 +18,9 @@ public struct SelectionNeeds: Sendable {
     /// The style modifiers of the rules acting on those names (`progressViewStyle`), each with whether
     /// a style of a given name spins determinate progress (`ThemedSpinnerStyle`: yes; `.linear`: no).
     public var determinateStyles: [String: @Sendable (String) -> Bool]
-    /// The rotating-text rules' display calls (`Text`); nil when no rotating-text rule runs (then no
-    /// file is followed across files).
-    public var rotatingDisplayCalls: Set<String>?
+    /// The rotating-text rules' names: display calls (`Text`), clocks, random picks; nil when no
+    /// rotating-text rule runs (then no file is followed across files).
+    public var rotation: RotationVocabulary?
 
     /// Every word a file must show (`codeNames` and `anywhereWords`), sorted.
     public var triggerWords: [String] { codeNames.union(anywhereWords).sorted() }
@@ -57,7 +57,7 @@ extension RuleSet {
         return SelectionNeeds(
             codeNames: codeNames, anywhereWords: ["loadaudit:", "@_exported"], commentWords: ["loadaudit:"],
             determinateLabels: accepted, determinateStyles: accepted.isEmpty ? [:] : spinning,
-            rotatingDisplayCalls: rotating.isEmpty ? nil : rotating.reduce(into: Set<String>()) { $0.formUnion($1.displayCalls) }
+            rotation: rotating.isEmpty ? nil : rotating.compactMap(\.rotation).reduce(RotationVocabulary()) { $0.merged(with: $1) }
         )
     }
 }

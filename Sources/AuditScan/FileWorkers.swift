@@ -29,7 +29,7 @@ extension ProjectScanner {
         DispatchQueue.concurrentPerform(iterations: deferred.count) { item in
             let (index, bytes) = deferred[item]
             guard filter.needsSignature(bytes) else { return }
-            indexed[item] = SourceReader.indexNames(bytes, path: files[index].absolutePath, maximumSize: Self.maximumFileSize)
+            indexed[item] = SourceReader.indexNames(bytes, path: files[index].absolutePath, maximumSize: Self.maximumFileSize, clocks: selector.clockWords)
         }
         var leftOut = 0
         for (item, (index, _)) in deferred.enumerated() {
@@ -178,7 +178,7 @@ extension ProjectScanner {
         if deferred {
             nameIndex = nil
         } else {
-            switch SourceReader.indexNames(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize) {
+            switch SourceReader.indexNames(bytes, path: file.absolutePath, maximumSize: Self.maximumFileSize, clocks: selector.clockWords) {
             case .failure(let failure):
                 return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
             case .success(let read):

@@ -16,15 +16,17 @@ public enum SourceReader {
         public let detail: String
     }
 
-    /// The file's bytes, checked (binary, not UTF-8), and its name index.
-    public static func read(_ path: String, maximumSize: Int) -> Result<([UInt8], FileNameIndex), Failure> {
-        readBytes(path, maximumSize: maximumSize).flatMap { bytes in indexNames(bytes, path: path, maximumSize: maximumSize).map { (bytes, $0) } }
+    /// The file's bytes, checked (binary, not UTF-8), and its name index (`clocks`: see `FileNameIndex`).
+    public static func read(_ path: String, maximumSize: Int, clocks: ClockWords) -> Result<([UInt8], FileNameIndex), Failure> {
+        readBytes(path, maximumSize: maximumSize).flatMap { bytes in
+            indexNames(bytes, path: path, maximumSize: maximumSize, clocks: clocks).map { (bytes, $0) }
+        }
     }
 
     /// The name index of `bytes`, read from `path` (its closer readings read it again when asked), or why
     /// the file is not Swift text.
-    static func indexNames(_ bytes: [UInt8], path: String, maximumSize: Int) -> Result<FileNameIndex, Failure> {
-        let nameIndex = FileNameIndex(bytes: bytes) {
+    static func indexNames(_ bytes: [UInt8], path: String, maximumSize: Int, clocks: ClockWords) -> Result<FileNameIndex, Failure> {
+        let nameIndex = FileNameIndex(bytes: bytes, clocks: clocks) {
             if case .success(let again) = readBytes(path, maximumSize: maximumSize) { return again } else { return nil }
         }
         if let offset = nameIndex.firstNULOffset, offset < 8192 {

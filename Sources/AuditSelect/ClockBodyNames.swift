@@ -7,8 +7,9 @@ import SwiftGrammar
 /// something a rotating message needs (see there).
 ///
 /// "The code a clock runs" is taken wide, so that it always holds what `RotationFacts` calls a clock
-/// body: for `scheduledTimer`, `asyncAfter` and `onReceive`, the whole call (its arguments and trailing
-/// closures); for `sleep`, the outermost block around it that is not a type's body (the function, or
+/// body: for the rules' closure clocks, receivers and time-driven views (`scheduledTimer`, `asyncAfter`,
+/// `onReceive`, `TimelineView`), the whole call (its arguments and trailing closures); for a wait
+/// (`sleep`), the outermost block around it that is not a type's body (the function, or
 /// the closure stored in a property), from the start of the line that opens it, or the whole file when
 /// there is no such block; and, as `RotationFacts` follows a clock into the methods of its own type
 /// (`RotationFacts.methodDepth` calls deep), the body of every function of the file whose name that
@@ -45,8 +46,6 @@ public struct ClockBodyNames: Sendable, Equatable {
 
     public var assignsACase: Bool { !caseAssignments.isEmpty }
 
-    static let clockCalls: [UInt64] = ["scheduledTimer", "asyncAfter", "onReceive"].map(WordHash.ofName)
-    static let sleep = WordHash.ofName("sleep")
     static let asKeyword = WordHash.ofName("as")
     static let letKeyword = WordHash.ofName("let")
     static let varKeyword = WordHash.ofName("var")
@@ -60,8 +59,9 @@ public struct ClockBodyNames: Sendable, Equatable {
         ["public", "private", "fileprivate", "internal", "open", "package", "final", "indirect", "nonisolated", "distributed"]
             .map(WordHash.ofName))
 
-    public init?(bytes: [UInt8]) {
-        guard let reach = bytes.withUnsafeBufferPointer({ Builder.build($0) }) else { return nil }
+    /// `clocks` says which calls' code runs on a clock (from the rules: `ClockWords`).
+    public init?(bytes: [UInt8], clocks: ClockWords) {
+        guard let reach = bytes.withUnsafeBufferPointer({ Builder.build($0, clocks: clocks) }) else { return nil }
         self = reach
     }
 
@@ -114,6 +114,10 @@ public struct ClockBodyNames: Sendable, Equatable {
         }
 
         let source: UnsafeBufferPointer<UInt8>
+        /// The calls whose whole call runs on a clock, and those that wait (see `ClockWords`): a few
+        /// hashes, compared one by one (a `Set` would hash the hash on every name).
+        let wholeCalls: [UInt64]
+        let waits: [UInt64]
         var stack: [Open] = []
         var statement = Statement()
         var header: [HeaderToken] = []
@@ -149,8 +153,8 @@ public struct ClockBodyNames: Sendable, Equatable {
         /// Each function's body: its name and where it lies.
         var functionBodies: [(name: UInt64, span: Range<Int>)] = []
 
-        static func build(_ bytes: UnsafeBufferPointer<UInt8>) -> ClockBodyNames? {
-            var builder = Builder(source: bytes)
+        static func build(_ bytes: UnsafeBufferPointer<UInt8>, clocks: ClockWords) -> ClockBodyNames? {
+            var builder = Builder(source: bytes, wholeCalls: clocks.wholeCallHashes, waits: clocks.waitHashes)
             // About one name per eight bytes of Swift: grown step by step, the list was copied (and its
             // new pages touched) again and again.
             builder.names.reserveCapacity(bytes.count / 8)
@@ -162,11 +166,9 @@ public struct ClockBodyNames: Sendable, Equatable {
 
         // Instance copies, compared one by one: a static costs a `swift_once` check on every token,
         // and a `Set` a hash of the hash.
-        let scheduledTimer = ClockBodyNames.clockCalls[0], asyncAfter = ClockBodyNames.clockCalls[1], onReceive = ClockBodyNames.clockCalls[2]
-        let sleep = ClockBodyNames.sleep
         let letKeyword = ClockBodyNames.letKeyword, varKeyword = ClockBodyNames.varKeyword, caseKeyword = ClockBodyNames.caseKeyword
 
-        func isClockCall(_ hash: UInt64) -> Bool { hash == asyncAfter || hash == scheduledTimer || hash == onReceive }
+        func isClockCall(_ hash: UInt64) -> Bool { wholeCalls.contains(hash) }
 
         mutating func visit(_ token: CodeScanner.Token) {
             if case .commentName = token { return }  // Comments are not code: they neither end nor continue anything.
@@ -195,7 +197,7 @@ public struct ClockBodyNames: Sendable, Equatable {
                 noteKeyword(hash, at: start)
                 if !openRightSides.isEmpty { namesOnRightSides.append((hash, start)) }
                 noteHeader(.name(hash), at: start)
-                if hash == sleep {
+                if waits.contains(hash) {
                     if let outermost = stack.indices.first(where: { stack[$0].bracket == UInt8(ascii: "{") && !stack[$0].isTypeBody }) {
                         sleepBlocks.insert(outermost)
                     } else {

@@ -45,6 +45,8 @@ public final class FileNameIndex: Sendable {
     /// the last `let`/`var` (and the ones before it, where a comment might hide a keyword); unknown
     /// when the keyword is not on the array's line.
     public let boundArrayNames: NameList
+    /// Whether the file may call one of the rules' clocks (`ClockWords.mentioned(by:)`).
+    public let mentionsClock: Bool
     /// For a file that calls a clock: what the code the clocks run may do (nil: anything, or no clock).
     /// Taken when a round first asks, or by `takeClockBodyNames`: many clock files are parsed on sight.
     public var clockBodyNames: ClockBodyNames? { clockBodyNamesOnDemand?.value }
@@ -59,9 +61,10 @@ public final class FileNameIndex: Sendable {
     /// The names it uses in code, not only in comments and strings (nil: unknown, any may be).
     private let codeWordsOnDemand: ReadingOnDemand<CodeWords>
 
-    /// `reread`, when given, reads the file again: the closer readings for clocks, text properties and
-    /// names in code then wait until a round asks (see `ReadingOnDemand`). Without it, they are taken at once.
-    public init(bytes: [UInt8], reread: (@Sendable () -> [UInt8]?)? = nil) {
+    /// `clocks`: the rules' clock names (`ClockWords.none` without rotating-text rules). `reread`, when
+    /// given, reads the file again: the closer readings for clocks, text properties and names in code
+    /// then wait until a round asks (see `ReadingOnDemand`). Without it, they are taken at once.
+    public init(bytes: [UInt8], clocks: ClockWords, reread: (@Sendable () -> [UInt8]?)? = nil) {
         var lexer = Lexer(byteCount: bytes.count)
         bytes.withUnsafeBufferPointer { lexer.run($0) }
         names = lexer.names
@@ -82,8 +85,9 @@ public final class FileNameIndex: Sendable {
             mayDeclareStringArray = lexer.sawStringArray
             boundArrayNames = lexer.boundArrayNames
         }
-        clockBodyNamesOnDemand = text && RotationFollower.mentionsClock(lexer.names)
-            ? ReadingOnDemand(bytes, reread: reread, look: { ClockBodyNames(bytes: $0) }) : nil
+        mentionsClock = clocks.mentioned(by: lexer.names)
+        clockBodyNamesOnDemand = text && mentionsClock
+            ? ReadingOnDemand(bytes, reread: reread, look: { ClockBodyNames(bytes: $0, clocks: clocks) }) : nil
         deferredTextPropertyNames = text && RotationFollower.mayHoldTextEnum(lexer.names)
             ? ReadingOnDemand(bytes, reread: reread, look: { TextPropertyNames(bytes: $0) }) : nil
         codeWordsOnDemand = text ? ReadingOnDemand(bytes, reread: reread, look: { CodeWords(bytes: $0) }) : ReadingOnDemand(nil)

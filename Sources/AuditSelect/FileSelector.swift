@@ -24,13 +24,16 @@ public struct FileSelector: Sendable {
     private let commentTriggerParts: Set<UInt64>
     private let wordScreen: WordSieve?
     private let displayCallWords: WordSet
+    /// The rules' clock names, as the name indexes and closer readings ask about them.
+    public let clockWords: ClockWords
 
     public init(_ needs: SelectionNeeds) {
         self.needs = needs
         let triggerWords = needs.triggerWords
         triggerWordSet = WordSet(triggerWords)
         commentTriggerParts = Set(needs.commentWords.flatMap { WordSet.parts(of: $0) })
-        displayCallWords = WordSet(needs.rotatingDisplayCalls ?? [])
+        displayCallWords = WordSet(needs.rotation?.displayCalls ?? [])
+        clockWords = needs.rotation.map(ClockWords.init) ?? .none
         if needs.determinateLabels.isEmpty {
             determinateWatch = nil
         } else {
@@ -38,8 +41,9 @@ public struct FileSelector: Sendable {
                 labels: Dictionary(uniqueKeysWithValues: needs.determinateLabels.map { (WordHash.ofName($0), Set($1.map(WordHash.ofName))) }),
                 spinningStyles: Dictionary(uniqueKeysWithValues: needs.determinateStyles.map { (WordHash.ofName($0), $1) }))
         }
-        let rotating = needs.rotatingDisplayCalls
-        wordScreen = WordSieve(groups: triggerWords.map { [$0] } + (rotating.map(RotationFollower.choosingWords(displayCalls:)) ?? []),
+        let rotating = needs.rotation
+        let clocks = clockWords
+        wordScreen = WordSieve(groups: triggerWords.map { [$0] } + (rotating.map { RotationFollower.choosingWords(displayCalls: $0.displayCalls, clocks: clocks) } ?? []),
                                setAside: rotating == nil ? [] : [RotationFollower.textEnumNames])
     }
 
@@ -52,7 +56,7 @@ public struct FileSelector: Sendable {
     /// `tips.randomElement()` too: only where `tips` may be a string array).
     public var triggerWords: [String] { needs.triggerWords }
 
-    private var followsRotatingText: Bool { needs.rotatingDisplayCalls != nil }
+    private var followsRotatingText: Bool { needs.rotation != nil }
 
     /// What the quick look at a file's bytes tells (see `screen(_:)`).
     public enum WordScreen: Sendable {
@@ -117,13 +121,13 @@ public struct FileSelector: Sendable {
 
     /// What follows rotating text across files, when the rules have any.
     public func rotationFollower() -> RotationFollower? {
-        needs.rotatingDisplayCalls.map { RotationFollower(displayCalls: $0) }
+        needs.rotation.map(RotationFollower.init)
     }
 
     /// What a file's name index rules out, for the engine's rotating-text walk (nil: nothing known).
     public func hints(for nameIndex: FileNameIndex?) -> RotationFacts.Hints? {
         guard let nameIndex else { return nil }
         return RotationFacts.Hints(stringArrays: nameIndex.mayDeclareStringArray, textEnums: RotationFollower.mayHoldTextEnum(nameIndex),
-                                   clocks: RotationFollower.mentionsClock(nameIndex), displays: nameIndex.mentionsAny(displayCallWords))
+                                   clocks: nameIndex.mentionsClock, displays: nameIndex.mentionsAny(displayCallWords))
     }
 }

@@ -29,8 +29,8 @@ import TreeSitter
 ///   a call with the names subscripted at the start of its argument list), or that read
 ///   `randomElement` of one: every `Text(tips[index])` is then known, with the names in its brackets,
 ///   and every `Text(tips.randomElement() ?? "")`;
-/// - C: files that call a clock (`scheduledTimer`, `asyncAfter`, `sleep`, or `onReceive` with
-///   `Timer.publish`) where the code the clocks run (`ClockBodyNames`, taken wide) assigns something that
+/// - C: files that call a clock (the rules' `clocks`: `scheduledTimer`, `asyncAfter`, `sleep`, or
+///   `onReceive` with `Timer.publish`) where the code the clocks run (`ClockBodyNames`, taken wide) assigns something that
 ///   can matter: a value that names a possible array (kind 4), to a name in a known display's brackets
 ///   (kind 1), or an enum case some file may show (kind 3: an enum file may declare the case and a
 ///   text property (`TextPropertyNames`), and a display file may read that property of the state as
@@ -56,30 +56,23 @@ public struct RotationFollower: Sendable {
     /// whether the rounds run at all.
     public var textEnumsLeftOut = false
 
-    public init(displayCalls: Set<String>) {
-        self.displayCalls = WordSet(displayCalls)
-        displayCallHashes = self.displayCalls.words.flatMap { $0 }
+    /// The rules' random picks (`randomElement`).
+    private let randomPickHashes: [UInt64]
+    /// The time-driven views (`TimelineView`): their content closures compute what they show.
+    private let timeDrivenViews: WordSet
+
+    public init(_ vocabulary: RotationVocabulary) {
+        displayCalls = WordSet(vocabulary.displayCalls)
+        displayCallHashes = displayCalls.words.flatMap { $0 }
+        randomPickHashes = vocabulary.randomPicks.sorted().map(WordHash.ofName)
+        timeDrivenViews = WordSet(vocabulary.timeDrivenViews.keys.sorted())
     }
 
     /// Whether any round may pick the file or ask about it: a display, a clock, an enum with a switch,
     /// or a possible string array. No round looks at the name index of any other file.
     public static func mayChoose(_ nameIndex: FileNameIndex, displayCalls: WordSet) -> Bool {
-        nameIndex.mayDeclareStringArray || nameIndex.mentionsAny(displayCalls) || mentionsClock(nameIndex) || mayHoldTextEnum(nameIndex)
+        nameIndex.mayDeclareStringArray || nameIndex.mentionsAny(displayCalls) || nameIndex.mentionsClock || mayHoldTextEnum(nameIndex)
     }
-
-    /// Whether the file may hold a clock body (see `RotationFacts`): a `Timer` that is only a type
-    /// does not count, and `Timer.publish` counts only with an `onReceive` in the same file.
-    static func mentionsClock(_ nameIndex: FileNameIndex) -> Bool { mentionsClock(nameIndex.names) }
-
-    static func mentionsClock(_ names: WordFilter) -> Bool {
-        names.mayContainAny(clockCalls) || (names.mayContainAny(onReceive) && names.mayContainAny(timerPublish))
-    }
-
-    static let clockCallNames = ["scheduledTimer", "asyncAfter", "sleep"]
-    static let publishedClockNames = ["onReceive", "Timer.publish"]
-    static let clockCalls = WordSet(clockCallNames)
-    static let onReceive = WordSet([publishedClockNames[0]])
-    static let timerPublish = WordSet([publishedClockNames[1]])
 
     static func mayHoldTextEnum(_ nameIndex: FileNameIndex) -> Bool { mayHoldTextEnum(nameIndex.names) }
 
@@ -95,8 +88,8 @@ public struct RotationFollower: Sendable {
 
     /// What `mayChoose` asks of the names, as groups of words that must all appear, for a look at
     /// the bytes (`WordSieve`), except `textEnumNames`; the string arrays are looked for apart.
-    static func choosingWords(displayCalls: Set<String>) -> [[String]] {
-        displayCalls.sorted().map { [$0] } + clockCallNames.map { [$0] } + [publishedClockNames]
+    static func choosingWords(displayCalls: Set<String>, clocks: ClockWords) -> [[String]] {
+        displayCalls.sorted().map { [$0] } + clocks.screenGroups
     }
 
     /// Which of the `pending` files (not parsed, or not yet relevant) to parse in the next round,
@@ -113,12 +106,15 @@ public struct RotationFollower: Sendable {
             return chooseUsingDisplaysInCode(pending) { nameIndex in
                 nameIndex.mentionsAny(displayCalls)
                     && (known.arrayHashes.contains { nameIndex.subscripts(hash: $0, asFirstArgumentOfAny: displayCallHashes) }
-                        || Self.picksARandomElement(nameIndex, of: known.arrayHashes))
+                        || picksARandomElement(nameIndex, of: known.arrayHashes))
             }
         case 2:
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
-            caseTexts.lookAhead(atClocks: pending.filter(Self.mentionsClock))
-            return pending.map { Self.mentionsClock($0) && Self.clockMayMatter($0.clockBodyNames, known, &caseTexts) }
+            caseTexts.lookAhead(atClocks: pending.filter(\.mentionsClock))
+            return pending.map { nameIndex in
+                nameIndex.mentionsClock
+                    && (Self.clockMayMatter(nameIndex.clockBodyNames, known, &caseTexts) || mayShowTimeDrivenText(nameIndex, known))
+            }
         case 3:
             // An enum matters with a case a clock assigns to a state some display reads one of its text properties of.
             var caseTexts = CaseTexts(all: all, displayCalls: displayCalls, displayCallHashes: displayCallHashes)
@@ -166,7 +162,7 @@ public struct RotationFollower: Sendable {
         /// From the clock looks of the files not yet relevant (taken here, on every core) and the
         /// relevant files' facts.
         public init(pending: [FileNameIndex], facts: [RotationFacts]) {
-            let clocks = pending.filter(RotationFollower.mentionsClock)
+            let clocks = pending.filter(\.mentionsClock)
             DispatchQueue.concurrentPerform(iterations: clocks.count) { _ = clocks[$0].clockBodyNames }
             var names = Set<UInt64>()
             var anyName = false
@@ -184,7 +180,7 @@ public struct RotationFollower: Sendable {
         /// Whether the clocks of a file (one that calls a clock, its look taken) may assign any case:
         /// then every put-off file needs its name index, and the scanner stops putting them off.
         public static func mayAssignAnyCase(_ nameIndex: FileNameIndex) -> Bool {
-            RotationFollower.mentionsClock(nameIndex) && caseNamesAssigned(by: nameIndex) == nil
+            nameIndex.mentionsClock && caseNamesAssigned(by: nameIndex) == nil
         }
 
         /// The case names a clock file's clocks may assign; nil when they may assign any (no look:
@@ -363,11 +359,17 @@ public struct RotationFollower: Sendable {
 
     /// `tips.randomElement()` for a possible array (the parser's `.random` display names the array
     /// right before the dot, as the lexer's pair does).
-    static func picksARandomElement(_ nameIndex: FileNameIndex, of arrays: Set<UInt64>) -> Bool {
-        nameIndex.mentions(hash: randomElement) && arrays.contains { nameIndex.accesses(hash: randomElement, of: $0) }
+    func picksARandomElement(_ nameIndex: FileNameIndex, of arrays: Set<UInt64>) -> Bool {
+        randomPickHashes.contains { pick in nameIndex.mentions(hash: pick) && arrays.contains { nameIndex.accesses(hash: pick, of: $0) } }
     }
 
-    static let randomElement = WordHash.ofName("randomElement")
+    /// A time-driven view whose content closure may show an element of a possible array (kind 1 or 4
+    /// computed from the time, `TimelineView { context in Text(tips[index(context.date)]) }`): the
+    /// file names such a view, a display call and an array. Its values are local to the closure, so
+    /// the file holds its own displays; the rounds after fetch the arrays it names.
+    func mayShowTimeDrivenText(_ nameIndex: FileNameIndex, _ known: Known) -> Bool {
+        nameIndex.mentionsAny(timeDrivenViews) && nameIndex.mentionsAny(displayCalls) && known.arrayHashes.contains(where: nameIndex.mentions(hash:))
+    }
 
     /// `Text(tips[index])` for a possible array and a state some clock assigns.
     static func subscriptsAnArray(_ nameIndex: FileNameIndex, _ arrays: Set<UInt64>, with states: Set<UInt64>,
@@ -486,8 +488,9 @@ extension FileNameIndex {
             for name in property.cases where !declaresCase(hash: WordHash.ofName(name)) { denied.append("case \(name) not declared") }
         }
         for assignment in facts.timedAssignments {
-            if !RotationFollower.mentionsClock(self) { denied.append("timed \(assignment.state): no clock word") }
-            guard let reach = clockBodyNames else { continue }
+            if !mentionsClock { denied.append("timed \(assignment.state): no clock word") }
+            // A time-driven view's values are declared, not assigned (`RotationFollower.mayShowTimeDrivenText`).
+            guard assignment.within == nil, let reach = clockBodyNames else { continue }
             let unreached = ([assignment.state] + assignment.readsNames).filter { !WordSet.parts(of: $0).allSatisfy(reach.names.contains) }
             if !unreached.isEmpty { denied.append("timed \(assignment.state): \(unreached.joined(separator: ", ")) not in the clock's reach") }
             let unread = assignment.readsNames.filter { !WordSet.parts(of: $0).allSatisfy(reach.assignedFrom.contains) }
@@ -513,8 +516,9 @@ extension FileNameIndex {
                 if !subscripts(hash: WordHash.ofName(array), asFirstArgumentOfAny: [WordHash.ofName(display.place.name)]) {
                     denied.append("display \(display.place.name)(\(array)[…]): argument subscript not seen")
                 }
-            case .random(let array, _):
-                if !RotationFollower.picksARandomElement(self, of: [WordHash.ofName(array)]) {
+            case .random(let array, let call):
+                let pick = WordHash.ofName(call.name)
+                if !(mentions(hash: pick) && accesses(hash: pick, of: WordHash.ofName(array))) {
                     denied.append("display \(array).randomElement(): access not seen")
                 }
             case .property(let base, let property):

@@ -172,7 +172,7 @@ struct Syntax: ParsableCommand {
         let terminal = CurrentTerminal.terminal
         let path = terminal.absolutePath(file)
         let source: SourceText
-        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
+        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize, clocks: .none) {
         case .success(let read): source = SourceText(bytes: read.0)
         case .failure(let failure):
             throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")

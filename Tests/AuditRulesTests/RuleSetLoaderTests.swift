@@ -135,3 +135,30 @@ final class RuleSetLoaderTests: XCTestCase {
         XCTAssertEqual(try RuleSet.builtIn().selecting(["loading-dots"]).rules.map(\.id), ["loading-dots"])
     }
 }
+
+/// A rotating-text rule names its display calls and clocks; mistakes are located.
+final class RotationVocabularyLoaderTests: XCTestCase {
+    func testTheBuiltInClocksAreData() throws {
+        let rule = try XCTUnwrap(RuleSet.builtIn().rules.first { $0.kind == .rotatingText })
+        let vocabulary = try XCTUnwrap(rule.rotation)
+        XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "sleep", "onReceive", "TimelineView"])
+        XCTAssertEqual(vocabulary.description(ofClock: "scheduledTimer"), "a repeating Timer")
+        XCTAssertEqual(Set(vocabulary.publishers.keys), ["Timer.publish"])
+        XCTAssertEqual(vocabulary.randomPicks, ["randomElement"])
+        XCTAssertEqual(vocabulary.displayCalls, ["Text", "Label"])
+    }
+
+    func testRotatingTextMistakesAreLocated() {
+        let head = "version: 1\nrules:\n  - id: r\n    kind: rotating-text\n    message: m\n"
+        assertLocatedErrors([
+            (head + "    display-calls: [Text]\n", 3, "needs 'clocks'"),
+            (head + "    clocks: {closures: [every]}\n", 3, "needs 'display-calls'"),
+            (head + "    display-calls: [Text]\n    clocks: {receivers: [onTick]}\n", 7, "'receivers' and 'publishers' go together"),
+            (head + "    display-calls: [Text]\n    clocks: {publishers: [Ticker.stream]}\n", 7, "names no call"),
+            (head + "    display-calls: [Text]\n    clocks: {closures: [Timer.every]}\n", 7, "'Timer.every' is not a Swift name"),
+            (head + "    display-calls: [Text]\n    clocks: {closures: []}\n", 7, "clocks.closures is empty"),
+            (head + "    display-calls: [Text]\n    clocks: {timers: [every]}\n", 7, "unknown key 'timers' in clocks"),
+            (head + "    display-calls: [Text]\n    clocks:\n      closures: [every, every]\n", 8, "'every' appears twice"),
+        ])
+    }
+}

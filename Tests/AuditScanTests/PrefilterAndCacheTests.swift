@@ -355,7 +355,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         var checked = 0, unparsed = 0, screenedOut = 0
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
-            let nameIndex = FileNameIndex(bytes: bytes)
+            let nameIndex = FileNameIndex(bytes: bytes, clocks: .builtIn)
             if try Self.checkGlance(engine, bytes, parser, file.path) { screenedOut += 1 }
             guard nameIndex.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
@@ -377,7 +377,7 @@ final class PrefilterAndCacheTests: XCTestCase {
     /// string array, text property, timed assignment or display. Whether it was.
     static func checkGlance(_ engine: RuleEngine, _ bytes: [UInt8], _ parser: Parser, _ path: String) throws -> Bool {
         guard FileSelector(engine).isIrrelevantByItsWords(bytes) else { return false }
-        let nameIndex = FileNameIndex(bytes: bytes)
+        let nameIndex = FileNameIndex(bytes: bytes, clocks: .builtIn)
         XCTAssertNil(nameIndex.firstInvalidUTF8Offset, path)
         XCTAssertNil(nameIndex.firstNULOffset, path)
         guard nameIndex.firstInvalidUTF8Offset == nil else { return true }
@@ -441,7 +441,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         for file in files { sources.append((file.path, [UInt8](try Data(contentsOf: file)))) }
         var candidates = 0, suppressions = 0, rotationFacts = 0
         for (name, bytes) in sources {
-            let nameIndex = FileNameIndex(bytes: bytes)
+            let nameIndex = FileNameIndex(bytes: bytes, clocks: .builtIn)
             guard nameIndex.firstInvalidUTF8Offset == nil else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
             let skipped = skipping.analyze(tree: tree, file: name, hints: FileSelector(skipping).hints(for: nameIndex))
@@ -473,7 +473,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         for path in try FileManager.default.subpathsOfDirectory(atPath: root) where path.hasSuffix(".swift") {
             guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
             let bytes = [UInt8](data)
-            let nameIndex = FileNameIndex(bytes: bytes)
+            let nameIndex = FileNameIndex(bytes: bytes, clocks: .builtIn)
             if try Self.checkGlance(engine, bytes, parser, path) { screenedOut += 1 }
             guard nameIndex.firstInvalidUTF8Offset == nil, (nameIndex.firstNULOffset ?? .max) >= 8192 else { continue }
             let tree = try parser.parse(SourceText(bytes: bytes))
@@ -617,7 +617,7 @@ final class PrefilterAndCacheTests: XCTestCase {
     }
 
     func testTheSignatureKnowsWholeIdentifiersOnly() {
-        let nameIndex = FileNameIndex(bytes: Array("let tooltips = 1; let tip = `default`[i] // loadaudit:ignore".utf8))
+        let nameIndex = FileNameIndex(bytes: Array("let tooltips = 1; let tip = `default`[i] // loadaudit:ignore".utf8), clocks: .builtIn)
         for word in ["tooltips", "tip", "i", "default", "`default`", "loadaudit:", "loadaudit"] {
             XCTAssertTrue(nameIndex.mentions(word), word)
         }
@@ -637,22 +637,22 @@ final class PrefilterAndCacheTests: XCTestCase {
                 [3]
             call(x)
             """
-        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn)
         for name in ["warming", "fetching", "done"] { XCTAssertTrue(nameIndex.declaresCaseAny([name]), name) }
         XCTAssertFalse(nameIndex.declaresCaseAny(["idle"]), "a switch's `case .idle` declares nothing")
         // A parser reads `0case` as a number and the keyword: the lexer takes the word after the digits too.
-        XCTAssertTrue(FileNameIndex(bytes: Array("enum Phase {\n    0case warming\n}".utf8)).declaresCaseAny(["warming"]))
-        XCTAssertTrue(FileNameIndex(bytes: Array("let x = 3tips".utf8)).mentions("tips"))
+        XCTAssertTrue(FileNameIndex(bytes: Array("enum Phase {\n    0case warming\n}".utf8), clocks: .builtIn).declaresCaseAny(["warming"]))
+        XCTAssertTrue(FileNameIndex(bytes: Array("let x = 3tips".utf8), clocks: .builtIn).mentions("tips"))
         XCTAssertFalse(nameIndex.declaresCaseAny(["tips"]))
         for name in ["tips", "hints", "quips", "notes"] { XCTAssertTrue(nameIndex.subscriptsAny([name]), name) }
         for name in ["x", "a", "phase", "call"] { XCTAssertFalse(nameIndex.subscriptsAny([name]), name) }
         // Backticks around the base or the member: the parser's names have them, the pair is the same.
-        let escaped = FileNameIndex(bytes: Array("Text(`phase`.message); Text(state.`default`); Text(`tips`[index])".utf8))
+        let escaped = FileNameIndex(bytes: Array("Text(`phase`.message); Text(state.`default`); Text(`tips`[index])".utf8), clocks: .builtIn)
         XCTAssertTrue(escaped.accesses("message", of: "phase"))
         XCTAssertTrue(escaped.accesses("default", of: "state"))
         XCTAssertTrue(escaped.subscriptsAny(["tips"]))
         XCTAssertTrue(escaped.subscripts(WordHash.ofName("tips"), with: WordHash.ofName("index")))
-        XCTAssertFalse(FileNameIndex(bytes: Array("switch mode { case .`default`: break }".utf8)).declaresCaseAny(["default"]))
+        XCTAssertFalse(FileNameIndex(bytes: Array("switch mode { case .`default`: break }".utf8), clocks: .builtIn).declaresCaseAny(["default"]))
     }
 
     /// The declared cases are kept exactly: a long `switch` that binds a name in each of its cases
@@ -662,7 +662,7 @@ final class PrefilterAndCacheTests: XCTestCase {
     func testDeclaredCasesAreExactEvenInALongSwitch() {
         let cases = (0..<2000).map { "    case .row\($0)(let value\($0)): return value\($0)" }.joined(separator: "\n")
         let text = "enum Phase { case warming, fetching }\nfunc pick(_ row: Row) -> Int {\n    switch row {\n\(cases)\n    }\n}\n"
-        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn)
         XCTAssertTrue(nameIndex.declaresCaseAny(["warming"]))
         XCTAssertTrue(nameIndex.declaresCaseAny(["value1999"]), "a name bound in a case pattern counts, as the lexer reads it")
         let absent = (0..<50).map { "idle\($0)" } + ["loading", "done", "failed", "retrying", "paused"]
@@ -681,13 +681,13 @@ final class PrefilterAndCacheTests: XCTestCase {
             Text(state./* which */ title)
             Text(tips /* of the day */ [index])
             let options = ViewState(state: .adding)
-            """.utf8))
+            """.utf8), clocks: .builtIn)
         XCTAssertTrue(commented.accesses("message", of: "phase"))
         XCTAssertTrue(commented.accesses("title", of: "state"))
         XCTAssertTrue(commented.accesses("anything", of: "state"), "the comment after the dot may hide any member")
         XCTAssertTrue(commented.subscriptsAny(["tips"]))
         XCTAssertTrue(commented.subscripts(WordHash.ofName("tips"), with: WordHash.ofName("index")))
-        let plain = FileNameIndex(bytes: Array("let options = ViewState(state: .adding, mode: .full)\nText(phase.message)\n".utf8))
+        let plain = FileNameIndex(bytes: Array("let options = ViewState(state: .adding, mode: .full)\nText(phase.message)\n".utf8), clocks: .builtIn)
         for member in ["message", "title", "errorDescription", "name", "id", "description", "rawValue"] {
             XCTAssertFalse(plain.accesses(member, of: "state"), "`state:` is a label: nothing follows it with a dot")
         }
@@ -740,10 +740,10 @@ final class PrefilterAndCacheTests: XCTestCase {
         // Where a comment, a directive or a string hides part of the chain, any call may show any array.
         for code in ["Text( // the tip\n    tips[index])", "Text(/* the tip */ tips[index])", "Text(model // which\n    .tips[index])",
                      "Text(store[\"key\"].tips[index])", "Text(model\n#if os(iOS)\n    .tips[index]\n#endif\n)"] {
-            let nameIndex = FileNameIndex(bytes: Array(code.utf8))
+            let nameIndex = FileNameIndex(bytes: Array(code.utf8), clocks: .builtIn)
             XCTAssertTrue(nameIndex.subscripts(hash: WordHash.ofName("tips"), asFirstArgumentOfAny: [WordHash.ofName("Label")]), code)
         }
-        XCTAssertFalse(FileNameIndex(bytes: Array("Text(tips[index])".utf8))
+        XCTAssertFalse(FileNameIndex(bytes: Array("Text(tips[index])".utf8), clocks: .builtIn)
             .subscripts(hash: WordHash.ofName("tips"), asFirstArgumentOfAny: [WordHash.ofName("Label")]))
     }
 
@@ -773,7 +773,7 @@ final class PrefilterAndCacheTests: XCTestCase {
                            paired, code)
         }
         for code in ["Text(phase // the current one\n    .message)", "Text(phase./* which */ message)", "Text(oven /* c */ .phase.message)"] {
-            let nameIndex = FileNameIndex(bytes: Array(code.utf8))
+            let nameIndex = FileNameIndex(bytes: Array(code.utf8), clocks: .builtIn)
             XCTAssertTrue(nameIndex.accesses(hash: WordHash.ofName("message"), of: WordHash.ofName("phase"), asFirstArgumentOfAny: [WordHash.ofName("Text")]), code)
         }
     }
@@ -784,7 +784,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         let source = "import SwiftUI\n\nstruct TipView: View {\n    var body: some View {\n        \(code)\n    }\n}\n"
         let tree = try Parser().parse(SourceText(source))
         let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
-        let nameIndex = FileNameIndex(bytes: Array(source.utf8))
+        let nameIndex = FileNameIndex(bytes: Array(source.utf8), clocks: .builtIn)
         XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: facts), [], code)
         return (facts.displays.map(\.shown), nameIndex)
     }
@@ -810,7 +810,7 @@ final class PrefilterAndCacheTests: XCTestCase {
         let tree = try Parser().parse(SourceText(text))
         let facts = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).analyze(tree: tree, file: "TipView.swift").rotation)
         XCTAssertEqual(facts.displays.map(\.shown), [.value("message"), .value("title"), .value("label"), .property(base: "phase", property: "caption")])
-        let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn)
         XCTAssertTrue(nameIndex.accesses("caption", of: "phase"))
         XCTAssertTrue(nameIndex.accesses("label", of: "phase"), "past the closing parenthesis")
         XCTAssertFalse(nameIndex.accesses("message", of: "state"))
@@ -834,7 +834,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "let tips = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\", \"Three\"]",
         ]
         for text in arrays {
-            XCTAssertTrue(FileNameIndex(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+            XCTAssertTrue(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).mayDeclareStringArray, text)
         }
         let others = [
             "let headers = [\"Accept\": \"json\"]", "let value = dictionary[\"key\"]", "let one = [\"Only\"]",
@@ -844,7 +844,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "request.keys = [#keyPath(Entity.uuid), #keyPath(Entity.url)]",
         ]
         for text in others {
-            XCTAssertFalse(FileNameIndex(bytes: Array(text.utf8)).mayDeclareStringArray, text)
+            XCTAssertFalse(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).mayDeclareStringArray, text)
         }
     }
 
@@ -855,7 +855,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             "var other = 1\nlet tips: [String] = [\n    \"One\",\n    \"Two\",\n]",
         ]
         for text in bound {
-            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, [tips], text)
+            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).boundArrayNames.hashes, [tips], text)
         }
         // A keyword that may sit in a comment keeps the binding before it; a slash elsewhere does not.
         let old = WordHash.ofName("old"), url = WordHash.ofName("url")
@@ -867,7 +867,7 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("let url = 1; let tips = 2 // let old = [\"One\", \"Two\"]", [old, tips]),
         ]
         for (text, expected) in chains {
-            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, expected, text)
+            XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).boundArrayNames.hashes, expected, text)
         }
         _ = url
         // Where the lexer loses track, the closer reading at the code (comments and strings set apart) binds.
@@ -883,22 +883,22 @@ final class PrefilterAndCacheTests: XCTestCase {
             ("let tips: [String]\n    = [\"Say \\(greeting(\"a\", \"b\"))\", \"One\"]\n    + []", [tips], true),
         ]
         for (text, names, found) in careful {
-            let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+            let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn)
             XCTAssertEqual(nameIndex.boundArrayNames.hashes, names, text)
             XCTAssertEqual(nameIndex.mayDeclareStringArray, found, text)
         }
         // A directive where the value or an element could be: the names stay unknown.
         for text in ["let tips =\n#if DEBUG\n    [\"One\", \"Two\"]\n#else\n    []\n#endif",
                      "let tips: [String]\n    = [\n#if DEBUG\n    \"One\",\n#endif\n    \"Two\"]"] {
-            XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)).boundArrayNames.hashes, text)
+            XCTAssertNil(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).boundArrayNames.hashes, text)
         }
         // Broken code the parser reads as a declaration of the last name of a dotted pattern.
-        let dotted = FileNameIndex(bytes: Array("struct S {\n    private let m.essages = [\"One\", \"Two\"]\n}".utf8))
+        let dotted = FileNameIndex(bytes: Array("struct S {\n    private let m.essages = [\"One\", \"Two\"]\n}".utf8), clocks: .builtIn)
         XCTAssertTrue(dotted.boundArrayNames.mayIntersect([WordHash.ofName("essages")]))
-        XCTAssertEqual(FileNameIndex(bytes: Array("let tips: Swift.Array<String> = [\"One\", \"Two\"]".utf8)).boundArrayNames.hashes, [tips])
+        XCTAssertEqual(FileNameIndex(bytes: Array("let tips: Swift.Array<String> = [\"One\", \"Two\"]".utf8), clocks: .builtIn).boundArrayNames.hashes, [tips])
         // An array that is no declaration's value neither binds a name nor makes the names unknown.
         let notBound = "let tips = 3\nshow([\"One\", \"Two\"])\nreturn [\"Three\", \"Four\"]"
-        XCTAssertEqual(FileNameIndex(bytes: Array(notBound.utf8)).boundArrayNames.hashes, [])
+        XCTAssertEqual(FileNameIndex(bytes: Array(notBound.utf8), clocks: .builtIn).boundArrayNames.hashes, [])
     }
 
     func testTheSignatureFindsNULAndInvalidUTF8LikeSwiftsDecoder() {
@@ -907,11 +907,11 @@ final class PrefilterAndCacheTests: XCTestCase {
             [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x62, 0x63, 0xE2, 0x82], [0xFF], [0x61, 0x00, 0x62], [0xC3, 0xA9, 0x80],
         ]
         for bytes in samples {
-            let nameIndex = FileNameIndex(bytes: bytes)
+            let nameIndex = FileNameIndex(bytes: bytes, clocks: .builtIn)
             let swiftValid = String(validating: bytes, as: UTF8.self) != nil
             XCTAssertEqual(nameIndex.firstInvalidUTF8Offset == nil, swiftValid, "\(bytes)")
             XCTAssertEqual(nameIndex.firstNULOffset, bytes.firstIndex(of: 0), "\(bytes)")
         }
-        XCTAssertEqual(FileNameIndex(bytes: [0x61, 0x62, 0xE2, 0x28, 0xA1]).firstInvalidUTF8Offset, 2)
+        XCTAssertEqual(FileNameIndex(bytes: [0x61, 0x62, 0xE2, 0x28, 0xA1], clocks: .builtIn).firstInvalidUTF8Offset, 2)
     }
 }

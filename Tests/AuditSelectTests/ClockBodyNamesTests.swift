@@ -7,23 +7,23 @@ import XCTest
 /// clock runs (the parser's view is checked against it by `FileNameIndex.factsMissed` everywhere); these
 /// tests pin down how wide it reaches.
 final class ClockBodyNamesTests: XCTestCase {
-    private func reach(_ text: String) throws -> ClockBodyNames { try XCTUnwrap(ClockBodyNames(bytes: Array(text.utf8)), text) }
+    private func reach(_ text: String) throws -> ClockBodyNames { try XCTUnwrap(ClockBodyNames(bytes: Array(text.utf8), clocks: .builtIn), text) }
     private func has(_ reach: ClockBodyNames, _ name: String) -> Bool { reach.names.contains(WordHash.ofName(name)) }
 
     /// The scanner takes a clock file's look with the bytes it read, so that the round that asks need
     /// not read the file again; a look taken from other bytes (the file changed size) is not taken.
     func testTheClockLookCanBeTakenFromTheBytesAsRead() throws {
         let text = Array("func tick() { DispatchQueue.main.asyncAfter(deadline: .now() + 2) { self.index += 1 } }\n".utf8)
-        let expected = try XCTUnwrap(ClockBodyNames(bytes: text))
-        let unreadable = FileNameIndex(bytes: text, reread: { nil })
+        let expected = try XCTUnwrap(ClockBodyNames(bytes: text, clocks: .builtIn))
+        let unreadable = FileNameIndex(bytes: text, clocks: .builtIn, reread: { nil })
         XCTAssertNil(unreadable.clockBodyNames, "a look that cannot read the file again says: anything")
-        let taken = FileNameIndex(bytes: text, reread: { nil })
+        let taken = FileNameIndex(bytes: text, clocks: .builtIn, reread: { nil })
         taken.takeClockBodyNames(from: text)
         XCTAssertEqual(taken.clockBodyNames, expected)
-        let other = FileNameIndex(bytes: text, reread: { nil })
+        let other = FileNameIndex(bytes: text, clocks: .builtIn, reread: { nil })
         other.takeClockBodyNames(from: text + Array(" ".utf8))
         XCTAssertNil(other.clockBodyNames)
-        let noClock = FileNameIndex(bytes: Array("let a = 1\n".utf8), reread: { nil })
+        let noClock = FileNameIndex(bytes: Array("let a = 1\n".utf8), clocks: .builtIn, reread: { nil })
         noClock.takeClockBodyNames(from: Array("let a = 1\n".utf8))
         XCTAssertNil(noClock.clockBodyNames)
     }
@@ -286,7 +286,7 @@ final class ClockBodyNamesTests: XCTestCase {
             func note() { lock.withLock { count += 1 } }
         }
         let reads = Reads()
-        let nameIndex = FileNameIndex(bytes: Array(text.utf8)) {
+        let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn) {
             reads.note()
             return Array(text.utf8)
         }
@@ -294,9 +294,9 @@ final class ClockBodyNamesTests: XCTestCase {
         XCTAssertEqual(nameIndex.textPropertyNames?.names, [WordHash.ofName("message")])
         XCTAssertEqual(nameIndex.textPropertyNames?.names, [WordHash.ofName("message")])
         XCTAssertEqual(reads.value, 1, "read again once")
-        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)) { Array((text + "\n").utf8) }.textPropertyNames, "a changed file may declare any")
-        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8)) { nil }.textPropertyNames, "an unreadable file may declare any")
-        XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8)).textPropertyNames?.names, [WordHash.ofName("message")])
+        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn) { Array((text + "\n").utf8) }.textPropertyNames, "a changed file may declare any")
+        XCTAssertNil(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn) { nil }.textPropertyNames, "an unreadable file may declare any")
+        XCTAssertEqual(FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn).textPropertyNames?.names, [WordHash.ofName("message")])
     }
 
     func testComparisonsAreNotAssignments() throws {
@@ -344,8 +344,8 @@ final class ClockBodyNamesTests: XCTestCase {
     }
 
     func testItGivesUpOnBracketsThatDoNotMatch() {
-        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8)))
-        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x] }".utf8)))
-        XCTAssertNil(ClockBodyNames(bytes: Array("let r = /a/ ; asyncAfter(x) { a = /b/ }".utf8)))
+        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x) { a = 1 }".utf8), clocks: .builtIn))
+        XCTAssertNil(ClockBodyNames(bytes: Array("func f() { asyncAfter(x] }".utf8), clocks: .builtIn))
+        XCTAssertNil(ClockBodyNames(bytes: Array("let r = /a/ ; asyncAfter(x) { a = /b/ }".utf8), clocks: .builtIn))
     }
 }

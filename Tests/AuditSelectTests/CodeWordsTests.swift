@@ -195,13 +195,13 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
+            XCTAssertFalse(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes), body)
+            XCTAssertTrue(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes), body)
         }
     }
 
@@ -209,8 +209,8 @@ final class CodeWordsTests: XCTestCase {
     /// suppression must still be reported (AuditRulesTests checks the report).
     func testASuppressionInABlockCommentMakesTheFileWorthParsing() {
         let bytes = Array("import SwiftUI\n/* loadaudit:ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: bytes), bytes: bytes))
+        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes))
         let plain = Array("import SwiftUI\n/* ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: plain), bytes: plain))
+        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: plain, clocks: .builtIn), bytes: plain))
     }
 }

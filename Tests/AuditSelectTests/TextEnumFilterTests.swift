@@ -24,7 +24,7 @@ final class TextEnumFilterTests: XCTestCase {
         for text in declarations {
             let names: Set<UInt64> = [WordHash.ofName("fetching")]
             XCTAssertTrue(Array(text.utf8).withUnsafeBufferPointer { RotationFollower.TextEnumFilter.mayDeclareACase(named: names, in: $0) }, text)
-            let nameIndex = FileNameIndex(bytes: Array(text.utf8))
+            let nameIndex = FileNameIndex(bytes: Array(text.utf8), clocks: .builtIn)
             XCTAssertTrue(nameIndex.declaresCase(hash: WordHash.ofName("fetching")), "the lexer: \(text)")
         }
         let notDeclared = [

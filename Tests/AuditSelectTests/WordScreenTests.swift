@@ -133,9 +133,9 @@ final class WordScreenTests: XCTestCase {
     /// by neighbours in byte order).
     func testTheFingerprintsPassOverNoWordStart() throws {
         let displayCalls: Set<String> = ["Text", "Label"]
-        let builtIn = FileSelector(engine).triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls)
+        let builtIn = FileSelector(engine).triggerWords.map { [$0] } + RotationFollower.choosingWords(displayCalls: displayCalls, clocks: .builtIn)
         try checkFingerprints(groups: builtIn, setAside: [RotationFollower.textEnumNames], lookAlikes: [
-            "TextField", "Texts", "asleep", "sleepy", "public", "publisher", "async", "asyncAfterDelay", "enumerated", "switches",
+            "TextField", "Texts", "TimelineViews", "asleep", "sleepy", "public", "publisher", "async", "asyncAfterDelay", "enumerated", "switches",
             "ProgressViewStyle", "Progress", "Loading", "LoadingView", "UIActivity", "Timers", "onReceived", "scheduled", "_export",
             "loadaudits", "ThemedSpinnerX", "xText", "Tex", "sle", "Pro", "Loa",
         ], seed: 0x5EED_F1A6)

@@ -218,7 +218,7 @@ final class MutationTests: XCTestCase {
                 continue
             }
             // The prefilter's lexer must never deny a name or a rotation fact the parser finds.
-            let nameIndex = FileNameIndex(bytes: mutant.bytes)
+            let nameIndex = FileNameIndex(bytes: mutant.bytes, clocks: .builtIn)
             if nameIndex.firstInvalidUTF8Offset == nil, (nameIndex.firstNULOffset ?? .max) >= 8192 {
                 let tree = try Parser().parse(SourceText(bytes: mutant.bytes))
                 let analysis = engine.analyze(tree: tree, file: "Mutant.swift")

@@ -41,6 +41,88 @@ final class RotatingMessagesTests: XCTestCase {
         XCTAssertTrue(run.output.contains("JournalView.swift:23:25: warning: Loading text that changes over time; use one static, context-specific label in the \"Loading [noun]...\" form. (loadingTips[currentTipIndex] changes with a repeating Timer (JournalViewModel.swift:70))"), run.output)
     }
 
+    /// The clocks are the rules file's knowledge: a team whose app ticks with its own scheduler names
+    /// it there, and finds what the built-in names cannot; the select step follows the same names
+    /// (the report is the same with every file parsed). Each part of `clocks` is tried on its own.
+    func testATeamsOwnClockIsNamedInItsRulesFile() throws {
+        let rules = """
+        version: 1
+        rules:
+          - id: rotating-tips
+            kind: rotating-text
+            message: Tips must not rotate.
+            display-calls: [Caption]
+            clocks:
+              closures: {every: the app's Ticker.every}
+              waits: {pause: a Clock.pause loop}
+              publishers: {Ticker.stream: a Ticker.stream}
+              receivers: [onTick]
+              time-driven-views: {ClockFace: a ClockFace}
+            random-picks: [shuffledOne]
+
+        """
+        let tree = try TemporaryTree([
+            "team.yml": rules,
+            "App/Tips.swift": "enum Strings {\n    static let tips = [\"Stretch\", \"Drink water\"]\n    static let hints = [\"Swipe left\", \"Pull to refresh\"]\n}\n",
+            "App/TipsModel.swift": """
+            final class TipsModel: ObservableObject {
+                @Published var index = 0
+                @Published var hint = ""
+                func start() {
+                    Ticker.every(3) { [weak self] in self?.advance() }
+                }
+                private func advance() {
+                    index = (index + 1) % Strings.tips.count
+                }
+                func loop() async {
+                    while true {
+                        await Clock.pause(2)
+                        hint = Strings.hints.shuffledOne() ?? ""
+                    }
+                }
+            }
+
+            """,
+            "App/TipsView.swift": """
+            struct TipsView: View {
+                @StateObject var model = TipsModel()
+                @State private var step = 0
+                let ticks = Ticker.stream(seconds: 1)
+                var body: some View {
+                    VStack {
+                        Caption(Strings.tips[model.index])
+                        Caption(model.hint)
+                        Caption(Strings.hints[step]).onTick(ticks) { _ in step += 1 }
+                        ClockFace(.seconds(5)) { now in
+                            let pick = Int(now.timeIntervalSince1970) % Strings.tips.count
+                            Caption(Strings.tips[pick])
+                        }
+                        Caption(Strings.hints.shuffledOne() ?? "")
+                        Text(Strings.tips[model.index])
+                    }
+                }
+            }
+
+            """,
+        ])
+        let run = CLIRun(["scan", "--rules", "team.yml", "--format", "json", "App"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        let findings = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])?["findings"] as? [[String: Any]])
+        let found = findings.map { "\($0["line"]!): \(($0["message"] as! String).replacingOccurrences(of: "Tips must not rotate. ", with: ""))" }
+        XCTAssertEqual(found, [
+            "7: (tips[index] changes with the app's Ticker.every (App/TipsModel.swift:5))",
+            "8: (hint takes strings of hints picked at random with a Clock.pause loop (App/TipsModel.swift:12))",
+            "9: (hints[step] changes with a Ticker.stream (App/TipsView.swift:4))",
+            "12: (tips[pick] changes with a ClockFace (App/TipsView.swift:10))",
+            "14: (a random element of hints)",
+        ])
+        let everyFile = CLIRun(["scan", "--rules", "team.yml", "--format", "json", "--no-prefilter", "App"], in: tree.path)
+        XCTAssertEqual(everyFile.output, run.output)
+        // The built-in rules name Text and Apple's clocks: none of these.
+        let builtIn = CLIRun(["scan", "--rule", "rotating-loading-message", "--format", "json", "App"], in: tree.path)
+        XCTAssertEqual(builtIn.status, 0, builtIn.output)
+    }
+
     func testTheRuleCanBeSwitchedOffAndReLevelled() throws {
         let tree = try TemporaryTree([
             "App/View.swift": "import SwiftUI\nstruct V: View {\n    let tips = [\"A\", \"B\"]\n    @State var i = 0\n    var body: some View {\n        Text(tips[i]).onAppear { Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in i += 1 } }\n    }\n}\n",

@@ -1,0 +1,57 @@
+/// The names a `rotating-text` rule gives the engine (its `display-calls`, `clocks` and
+/// `random-picks`): which calls show text, which make code run over time, which pick at random.
+/// The engine keeps only the Swift shapes (a call's closures, the loop around a call, a property
+/// holding a value, a view's content closure and its parameter); which names play each part is the
+/// rules file's knowledge, so a team whose app ticks with its own scheduler names it there.
+public struct RotationVocabulary: Sendable, Equatable {
+    /// Calls whose first unlabelled argument is shown text (`Text`, `Label`).
+    public var displayCalls: Set<String> = []
+    /// Calls whose closures run later, once or repeatedly (`scheduledTimer`, `asyncAfter`), each with
+    /// how a message names it ("a repeating Timer").
+    public var closureClocks: [String: String] = [:]
+    /// Calls that wait (`sleep`): the loop around one, or else the body it is in, runs on a clock.
+    public var waitClocks: [String: String] = [:]
+    /// Values that tick (`Timer.publish`: the call's receiver and name as written), kept in a property
+    /// or given in place to a receiver.
+    public var publishers: [String: String] = [:]
+    /// Calls whose closures run at each tick of the publisher given as their first argument (`onReceive`).
+    public var receivers: Set<String> = []
+    /// Views whose content closure is given the time (`TimelineView`): what the closure computes from
+    /// its parameter, and shows there, changes with it.
+    public var timeDrivenViews: [String: String] = [:]
+    /// Calls that pick an element at random (`randomElement`).
+    public var randomPicks: Set<String> = []
+
+    public init() {}
+
+    /// Every name of a call that makes code run over time (not the publishers).
+    public var clockCalls: Set<String> {
+        Set(closureClocks.keys).union(waitClocks.keys).union(receivers).union(timeDrivenViews.keys)
+    }
+
+    /// How messages name a clock (`scheduledTimer`: "a repeating Timer"); the name itself when not given.
+    public func description(ofClock name: String) -> String {
+        closureClocks[name] ?? waitClocks[name] ?? publishers[name] ?? timeDrivenViews[name] ?? name
+    }
+
+    /// The names of two rules together (the engine walks a file once for every rotating-text rule).
+    public func merged(with other: RotationVocabulary) -> RotationVocabulary {
+        var merged = self
+        merged.displayCalls.formUnion(other.displayCalls)
+        merged.closureClocks.merge(other.closureClocks) { first, _ in first }
+        merged.waitClocks.merge(other.waitClocks) { first, _ in first }
+        merged.publishers.merge(other.publishers) { first, _ in first }
+        merged.receivers.formUnion(other.receivers)
+        merged.timeDrivenViews.merge(other.timeDrivenViews) { first, _ in first }
+        merged.randomPicks.formUnion(other.randomPicks)
+        return merged
+    }
+
+    /// A text that changes whenever the names do (part of the rules' cache key).
+    var cacheKey: String {
+        func pairs(_ table: [String: String]) -> String { table.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
+        return [displayCalls.sorted().joined(separator: ","), pairs(closureClocks), pairs(waitClocks), pairs(publishers),
+                receivers.sorted().joined(separator: ","), pairs(timeDrivenViews), randomPicks.sorted().joined(separator: ",")]
+            .joined(separator: ";")
+    }
+}
