@@ -1,20 +1,11 @@
 // swift-tools-version:5.9
-import Foundation
 import PackageDescription
 
-// scripts/bootstrap builds the Swift grammar into .tree-sitter/lib beside this file; the absolute path
-// lets plain `swift build` / `swift test` link it from any working directory, with no environment.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-let grammarLibrary = "\(packageRoot)/.tree-sitter/lib"
-
-let treeSitterLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-L\(grammarLibrary)"]),
-    // Homebrew's tree-sitter on macOS (Apple silicon and Intel prefixes).
-    .unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS])),
-]
-let treeSitterSwiftSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xcc", "-I/opt/homebrew/include", "-Xcc", "-I/usr/local/include"], .when(platforms: [.macOS])),
-]
+// No build flags here (SwiftPM refuses a dependency with unsafe flags): the Swift grammar is a C target
+// whose sources scripts/bootstrap puts in place, and tree-sitter's runtime is found by pkg-config
+// (Debian's libtree-sitter-dev, Homebrew's tree-sitter). The project's scripts add `-Xcc -O3` for the C
+// code and, on Linux, `-Xlinker -L.tree-sitter/lib` to link the runtime's static archive
+// (docs/internals.md, "Building").
 
 let package = Package(
     name: "loadaudit",
@@ -29,19 +20,16 @@ let package = Package(
     ],
     targets: [
         // The C API of tree-sitter and the Swift grammar: the only place that names C symbols.
-        .systemLibrary(name: "CTreeSitter", path: "Sources/CTreeSitter"),
+        .systemLibrary(
+            name: "CTreeSitter", path: "Sources/CTreeSitter", pkgConfig: "tree-sitter",
+            providers: [.apt(["libtree-sitter-dev"]), .brew(["tree-sitter"])]
+        ),
+        // The Swift grammar's parser.c and scanner.c, put in place by scripts/bootstrap (never committed).
+        .target(name: "CTreeSitterSwift", path: "Sources/CTreeSitterSwift"),
         // tree-sitter's allocator during a scan's parses: a per-thread arena taken back at once.
-        .target(
-            name: "CParseArena",
-            cSettings: [.unsafeFlags(["-O3"]), .unsafeFlags(["-I/opt/homebrew/include", "-I/usr/local/include"], .when(platforms: [.macOS]))]
-        ),
+        .target(name: "CParseArena", dependencies: ["CTreeSitter"]),
         // A thin, memory-safe Swift binding: parser, tree, node, cursor, positions.
-        .target(
-            name: "TreeSitter",
-            dependencies: ["CTreeSitter", "CParseArena"],
-            swiftSettings: treeSitterSwiftSettings,
-            linkerSettings: treeSitterLinkerSettings
-        ),
+        .target(name: "TreeSitter", dependencies: ["CTreeSitter", "CTreeSitterSwift", "CParseArena"]),
         // Findings, positions, severities, fix classes: the plain model every later stage shares.
         .target(name: "AuditModel"),
         // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
@@ -52,7 +40,7 @@ let package = Package(
             dependencies: ["AuditModel", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
         // The word screen's byte loop, in C for the machine's vector instructions.
-        .target(name: "CWordStarts", cSettings: [.unsafeFlags(["-O3"])]),
+        .target(name: "CWordStarts"),
         // The select step: which files need parsing, now and in later rounds, from what the rules need.
         .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditModel", "SwiftGrammar", "TreeSitter", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
@@ -85,6 +73,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "loadaudit", dependencies: ["LoadAuditCLI"]),
+            dependencies: ["loadaudit"]
+        ),
 
         // What several test targets share (the SARIF schema check).
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),

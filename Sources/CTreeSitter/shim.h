@@ -3,7 +3,7 @@
 
 #include <tree_sitter/api.h>
 
-// Provided by .tree-sitter/lib/libtree-sitter-swift.a, which scripts/bootstrap builds.
+// Defined by the CTreeSitterSwift target (the grammar scripts/bootstrap puts in place).
 const TSLanguage *tree_sitter_swift(void);
 
 #endif
