@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .executable(name: "loadaudit", targets: ["loadaudit"]),
         .library(name: "LoadAuditKit", targets: ["LoadAuditCLI"]),
+        // `swift package loadaudit scan Sources` in a package that depends on this one.
+        .plugin(name: "LoadAuditCommand", targets: ["LoadAuditCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -73,6 +75,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "loadaudit", dependencies: ["LoadAuditCLI"]),
+        .plugin(
+            name: "LoadAuditCommand",
+            capability: .command(
+                intent: .custom(verb: "loadaudit", description: "Run loadaudit (scan, fix, baseline, rules, progress) on this package"),
+                permissions: []
+            ),
             dependencies: ["loadaudit"]
         ),
 

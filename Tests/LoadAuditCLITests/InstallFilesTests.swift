@@ -70,6 +70,36 @@ final class InstallFilesTests: XCTestCase {
         XCTAssertTrue(sarif.contains("\"uri\" : \"App/A.swift\""), String(sarif.prefix(400)))
     }
 
+    /// SwiftPM takes loadaudit as a dependency only without unsafe flags, and a team runs it with
+    /// `swift package loadaudit ...`: the manifest as SwiftPM reads it (`dump-package`, in a scratch
+    /// folder of its own, so as not to wait for this test run's build lock).
+    func testThePackageCanBeADependencyAndDeclaresTheCommandPlugin() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
+        process.currentDirectoryURL = Repository.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertFalse(String(decoding: data, as: UTF8.self).contains("unsafeFlags"), "SwiftPM refuses a dependency with unsafe flags")
+        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let targets = try XCTUnwrap(manifest["targets"] as? [[String: Any]])
+        let plugin = try XCTUnwrap(targets.first { $0["type"] as? String == "plugin" })
+        XCTAssertEqual(plugin["name"] as? String, "LoadAuditCommand")
+        XCTAssertEqual(plugin["dependencies"].map { "\($0)" }?.contains("loadaudit"), true)
+        let capability = try XCTUnwrap(plugin["pluginCapability"] as? [String: Any])
+        let command = try XCTUnwrap((capability["command"] as? [Any])?.first as? [String: Any])
+        XCTAssertEqual((command["custom"] as? [String: Any])?["verb"] as? String, "loadaudit")
+        let products = try XCTUnwrap(manifest["products"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        XCTAssertTrue(products.contains("LoadAuditCommand"), "\(products)")
+    }
+
     func testShellCompletionsAreGenerated() {
         for shell in ["bash", "zsh", "fish"] {
             let run = CLIRun(["--generate-completion-script", shell])
