@@ -76,17 +76,7 @@ final class InstallFilesTests: XCTestCase {
     func testThePackageCanBeADependencyAndDeclaresTheCommandPlugin() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("loadaudit-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
-        process.currentDirectoryURL = Repository.root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let data = Data(try runProgram("/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "dump-package"], in: Repository.root).utf8)
         XCTAssertFalse(String(decoding: data, as: UTF8.self).contains("unsafeFlags"), "SwiftPM refuses a dependency with unsafe flags")
         let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let targets = try XCTUnwrap(manifest["targets"] as? [[String: Any]])

@@ -18,17 +18,7 @@ final class ProgressPageTests: XCTestCase {
     /// Runs a program to its end; its standard output.
     @discardableResult
     private func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(program) \(arguments)")
-        return String(decoding: data, as: UTF8.self)
+        try runProgram(program, arguments)
     }
 
     private func chromium(_ arguments: [String], page: URL) throws -> String {
