@@ -140,6 +140,8 @@ struct RulesExplain: ParsableCommand {
             text += "\nfinds:    \(pattern.text)\n" + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if !rule.component.isEmpty {
             text += "\nfinds:    \(rule.component)\n" + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+        } else if let names = rule.rotation {
+            text += "\n" + Self.rotationNames(names)
         }
         for (index, example) in rule.examples.matching.enumerated() { text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
         for (index, example) in rule.examples.notMatching.enumerated() { text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
@@ -148,6 +150,20 @@ struct RulesExplain: ParsableCommand {
             text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
         }
         CurrentTerminal.terminal.write(text)
+    }
+
+    /// A rotating-text rule's names, one part per line (`clocks:` as the rules file gives them).
+    static func rotationNames(_ names: RotationVocabulary) -> String {
+        func list(_ table: [String: String]) -> String {
+            table.sorted { $0.key < $1.key }.map { $0.key == $0.value ? $0.key : "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        }
+        let parts: [(String, String)] = [
+            ("shown by", names.displayCalls.sorted().joined(separator: ", ")),
+            ("closures", list(names.closureClocks)), ("waits", list(names.waitClocks)),
+            ("publishers", list(names.publishers)), ("receivers", names.receivers.sorted().joined(separator: ", ")),
+            ("time-driven views", list(names.timeDrivenViews)), ("random picks", names.randomPicks.sorted().joined(separator: ", ")),
+        ]
+        return parts.filter { !$0.1.isEmpty }.map { "\(($0.0 + ":").padding(toLength: 19, withPad: " ", startingAt: 0))\($0.1)\n" }.joined()
     }
 }
 

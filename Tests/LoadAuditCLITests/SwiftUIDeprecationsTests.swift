@@ -86,6 +86,18 @@ final class SwiftUIDeprecationsTests: XCTestCase {
         XCTAssertTrue(run.output.hasPrefix("foreground-color (pattern, warning, fix: unsafe) from rules/swiftui-deprecations.yml:"), run.output)
         XCTAssertTrue(run.output.contains("finds:    $VIEW.foregroundColor($COLOR)\nreplaces: $VIEW.foregroundStyle($COLOR)\n"), run.output)
         XCTAssertTrue(run.output.contains("  finds (1):\n"), run.output)
+        // A rotating-text rule shows the names it follows (its clocks are the rules file's data).
+        let rotating = CLIRun(["rules", "explain", "rotating-loading-message"])
+        XCTAssertTrue(rotating.output.contains("""
+            shown by:          Label, Text
+            closures:          asyncAfter (DispatchQueue.main.asyncAfter), scheduledTimer (a repeating Timer)
+            waits:             sleep (a Task.sleep loop)
+            publishers:        Timer.publish (a Timer.publish)
+            receivers:         onReceive
+            time-driven views: TimelineView (a TimelineView)
+            random picks:      randomElement
+
+            """), rotating.output)
         let unknown = CLIRun(["rules", "explain", "nope"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.errors.contains("nope: no such rule"), unknown.errors)
