@@ -202,18 +202,30 @@ public struct RuleEngine: Sendable {
             }
         }
         let rewrite = uncovered == nil ? rule.rewrite : nil
+        var reasons = uncovered.map { [$0] } ?? []
+        var fix = rule.fix
+        // Code the replacement leaves out, unless the rule says it may: a person checks the rewrite.
+        if let rewrite, fix == .safe {
+            let dropped = pattern.metavariables.filter { !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) }
+                .compactMap { name in match.bindings[name].map { (name, source.text($0).trimmingCharacters(in: .whitespacesAndNewlines)) } }
+                .filter { !$0.1.isEmpty }
+            if !dropped.isEmpty {
+                fix = .unsafe
+                reasons.append("the rewrite drops " + dropped.map { "$\($0.0) (\($0.1))" }.joined(separator: ", "))
+            }
+        }
         let replacement = rewrite.map { pattern.shownReplacement(match, replacement: $0, source: source, values: values) }
         var finding = Finding(
             ruleId: rule.id, severity: rule.severity, file: file,
             start: SourcePoint(line: start.line, column: start.column, byteOffset: range.lowerBound),
             end: SourcePoint(line: end.line, column: end.column, byteOffset: range.upperBound),
-            symbol: pattern.names.first ?? "", message: Candidate.message(rule.message, reasons: uncovered.map { [$0] } ?? []),
-            replacement: replacement, fix: replacement == nil ? .manual : rule.fix,
+            symbol: pattern.names.first ?? "", message: Candidate.message(rule.message, reasons: reasons),
+            replacement: replacement, fix: replacement == nil ? .manual : fix,
             edits: rewrite.map { pattern.edits(match, to: $0, in: source, values: values) }
         )
         finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
         finding.snippet = Self.snippet(source, finding)
-        let candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: uncovered.map { [$0] } ?? [])
+        let candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: reasons)
         return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
     }
 

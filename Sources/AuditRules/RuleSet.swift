@@ -165,7 +165,7 @@ public struct Rule: Sendable {
     public let fix: FixClass
     public let size: SizeSource?
     public let label: LabelSource?
-    public let droppableArguments: Set<String>
+    public var droppableArguments: Set<String>
     public let absorbModifiers: [String]
     public internal(set) var determinate: DeterminateForms?
     public let style: StyleCheck?

@@ -255,6 +255,17 @@ enum RuleSetLoader {
             throw reader.error(fields["fix"], "rule '\(rule.id)' has fix '\(rule.fix.rawValue)' but no 'replace'; give one or use fix: manual")
         }
         if let valuesNode = fields["values"] { rule.values = try readValueTables(valuesNode, rule: rule, reader) }
+        // `droppable-arguments`: metavariables of the match the replacement leaves out on purpose.
+        if let droppableNode = fields["droppable-arguments"] {
+            let dropped = Set(pattern.metavariables).subtracting(rule.rewrite?.metavariables ?? [])
+            for item in try reader.list(droppableNode, "droppable-arguments") {
+                let name = String(try reader.nonEmptyString(item, "droppable-arguments").drop { $0 == "$" })
+                guard dropped.contains(name) else {
+                    throw reader.error(item, "droppable-arguments: '$\(name)' is not a metavariable of the match that the replacement leaves out")
+                }
+                rule.droppableArguments.insert(name)
+            }
+        }
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
@@ -356,7 +367,7 @@ enum RuleSetLoader {
         switch kind {
         case .rotatingText: allowed = common.union(["display-calls", "clocks", "random-picks"])
         case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
-        case .pattern: allowed = common.union(["match", "replace", "values"])
+        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments"])
         case .component: allowed = ruleKeys
         }
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {

@@ -304,6 +304,41 @@ final class PatternRuleTests: XCTestCase {
         XCTAssertNil(ValueTable.number("0x10"))
     }
 
+    /// A replacement that leaves out a metavariable's code drops it: the fix is unsafe, saying what
+    /// goes, unless the rule declares it droppable; an empty `$$$` drops nothing.
+    func testDroppingCodeMakesTheFixUnsafeUnlessDeclaredDroppable() throws {
+        let ruleSet = try rules("""
+          - id: badge
+            kind: pattern
+            match: 'OldBadge($TEXT, tint: $TINT)'
+            replace: 'Badge($TEXT)'
+            fix: safe
+            message: Use Badge.
+          - id: card
+            kind: pattern
+            match: 'OldCard($$$ARGS)'
+            replace: 'Card()'
+            fix: safe
+            message: Use Card.
+          - id: chip
+            kind: pattern
+            match: 'OldChip($TEXT, shadow: $SHADOW)'
+            replace: 'Chip($TEXT)'
+            droppable-arguments: [SHADOW]
+            fix: safe
+            message: Use Chip.
+
+        """)
+        let badge = try XCTUnwrap(try findings(#"OldBadge("New", tint: .red)"#, ruleSet).first)
+        XCTAssertEqual(badge.fix, .unsafe)
+        XCTAssertEqual(badge.message, "Use Badge. (the rewrite drops $TINT (.red))")
+        XCTAssertEqual(try findings("OldCard(style: .wide)", ruleSet).map(\.fix), [.unsafe])
+        XCTAssertEqual(try findings("OldCard()", ruleSet).map(\.fix), [.safe])
+        XCTAssertEqual(try findings(#"OldChip("A", shadow: 2)"#, ruleSet).map(\.fix), [.safe])
+        assertLocatedErrors([("version: 1\nrules:\n  - id: a\n    kind: pattern\n    match: f($X, $Y)\n    replace: g($X, $Y)\n    droppable-arguments: [Y]\n    fix: safe\n    message: m\n",
+                              7, "'$Y' is not a metavariable of the match that the replacement leaves out")])
+    }
+
     func testBadValueTablesAndVariadicsGiveLocatedErrors() {
         let head = "  - id: a\n    kind: pattern\n    match: $V.f($X)\n    replace: $V.g($X)\n    fix: safe\n    message: m\n"
         let cases: [(body: String, line: Int, fragment: String)] = [
