@@ -144,6 +144,10 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// Where a file's clocks are, as its walk finds them; `bodies` tells the code each one runs.
     private struct ClockSites {
         let vocabulary: RotationVocabulary
+        /// `vocabulary.clockCalls` and the publishers' names (sorted), taken once per file: asked at
+        /// every call and property the walk reaches.
+        let clockCalls: Set<String>
+        private let publisherNames: [String]
         /// `let ticks = Timer.publish(...)`: the property's name, and where the publisher is made.
         var publishers: [String: Place] = [:]
         /// A closure a clock runs (`scheduledTimer`, `asyncAfter`), with the clock.
@@ -153,11 +157,15 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         /// A time-driven view's content closure (`TimelineView(...) { context in ... }`), with the view.
         var timeDrivenClosures: [(body: Node, clock: Place)] = []
 
-        init(vocabulary: RotationVocabulary) { self.vocabulary = vocabulary }
+        init(vocabulary: RotationVocabulary) {
+            self.vocabulary = vocabulary
+            clockCalls = vocabulary.clockCalls
+            publisherNames = vocabulary.publishers.keys.sorted()
+        }
 
         /// The publisher named in `text` (`Timer.publish`), if any.
         func publisher(in text: String) -> String? {
-            vocabulary.publishers.keys.sorted().first { text.contains($0) }
+            publisherNames.first { text.contains($0) }
         }
 
         /// The code each clock runs: the closures; a receiver's closures when it receives a publisher
@@ -219,7 +227,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         // Most calls are neither a clock nor a display: their arguments need not be taken apart.
         let vocabulary = clocks.vocabulary
         let callee = SwiftCall.calleeName(of: node) ?? ""
-        let isClock = vocabulary.clockCalls.contains(callee)
+        let isClock = clocks.clockCalls.contains(callee)
         guard isClock || vocabulary.displayCalls.contains(callee), let call = SwiftCall(node) else { return }
         let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
         if isClock {
@@ -249,14 +257,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 guard node.type == "assignment", !node.hasError, let target = node.child(byField: "target"),
                       let state = Self.assignedName(target), let result = node.child(byField: "result") else { return true }
                 if ownStateOnly, !Self.isOwnState(target) { return true }
-                var reads = [String]()
-                result.walk { inner in
-                    if inner.type == "simple_identifier" { reads.append(inner.text) }
-                    return true
-                }
                 let key = "\(state)@\(node.startByte)"
                 if seen.insert(key).inserted {
-                    var assignment = TimedAssignment(state: state, clock: clock, readsNames: reads)
+                    var assignment = TimedAssignment(state: state, clock: clock, readsNames: Self.names(in: result))
                     assignment.random = Self.randomPick(in: result, picks: randomPicks).map { Self.place($0.name, $0.call, file) }
                     assignment.assignedCase = Self.caseName(result)
                     timedAssignments.append(assignment)
@@ -283,11 +286,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             closure.walk { node in
                 guard node.type == "property_declaration", !node.hasError, let name = Self.boundName(node),
                       let value = node.child(byField: "value") else { return true }
-                var reads = [String]()
-                value.walk { inner in
-                    if inner.type == "simple_identifier" { reads.append(inner.text) }
-                    return true
-                }
+                let reads = Self.names(in: value)
                 guard reads.contains(where: timed.contains) else { return true }
                 timed.append(name)
                 var local = TimedAssignment(state: name, clock: clock, readsNames: reads)
@@ -297,6 +296,16 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 return true
             }
         }
+    }
+
+    /// Every name an expression reads (`tips`, `index`, `count` in `tips[(index + 1) % tips.count]`), in order.
+    static func names(in expression: Node) -> [String] {
+        var names: [String] = []
+        expression.walk { node in
+            if node.type == "simple_identifier" { names.append(node.text) }
+            return true
+        }
+        return names
     }
 
     /// The named parameters of a closure (`context` in `{ context in ... }`; not `_`).
@@ -509,12 +518,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             guard let call = SwiftCall(value), let arguments = value.namedChildren.first(where: { $0.type == "call_suffix" })?
                     .namedChildren.first(where: { $0.type == "value_arguments" }),
                   arguments.child(at: 0)?.type == "[", let array = SwiftExpressions.lastName(of: call.callee) else { return nil }
-            var names: [String] = []
-            arguments.walk { node in
-                if node.type == "simple_identifier" { names.append(node.text) }
-                return true
-            }
-            return .element(array: array, indexNames: names)
+            return .element(array: array, indexNames: names(in: arguments))
         case "navigation_expression":
             guard let property = SwiftExpressions.lastName(of: value), let target = value.child(byField: "target") else { return nil }
             if let base = SwiftExpressions.lastName(of: target) { return .property(base: base, property: property) }
