@@ -75,7 +75,6 @@ public struct SpinnerSizes: Equatable, Sendable {
     }
 }
 
-/// What a rule looks at.
 /// A pattern rule's table for one metavariable: the code each value becomes in the replacement.
 /// `exact` is looked up by the value's code (whitespace trimmed; `""` is an empty `$$$` list, so it
 /// gives the code for an argument left out). `nearest` maps a number literal (`20`, `20.0`, `1_000`)
@@ -111,6 +110,7 @@ public struct ValueTable: Equatable, Sendable {
     }
 }
 
+/// What a rule looks at.
 public enum RuleKind: String, CaseIterable, Sendable {
     /// Uses of one deprecated component (the default).
     case component

@@ -14,8 +14,6 @@ public struct ClockWords: Sendable {
     /// A receiver makes a clock file only with a publisher in the same file.
     let receiverWords: WordSet
     let publisherWords: WordSet
-    /// The random picks (`randomElement`).
-    let randomPickHashes: [UInt64]
     /// For the word screen: groups of words that must all appear for a file to be kept.
     let screenGroups: [[String]]
 
@@ -27,7 +25,6 @@ public struct ClockWords: Sendable {
         callWords = WordSet(alone)
         receiverWords = WordSet(vocabulary.receivers.sorted())
         publisherWords = WordSet(vocabulary.publishers.keys.sorted())
-        randomPickHashes = vocabulary.randomPicks.sorted().map(WordHash.ofName)
         screenGroups = alone.map { [$0] } + vocabulary.receivers.sorted().flatMap { receiver in
             vocabulary.publishers.keys.sorted().map { [receiver, $0] }
         }
