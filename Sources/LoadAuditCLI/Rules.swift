@@ -115,7 +115,7 @@ struct RulesTest: ParsableCommand {
 struct RulesExplain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Print one rule: what it finds, what replaces it, why, and its examples.",
+        abstract: "Print one rule: what it finds (for rotating text: the calls it follows), what replaces it, why, and its examples.",
         discussion: helpProse("""
         EXAMPLES
           loadaudit rules explain raw-progress-view
