@@ -34,12 +34,15 @@ let package = Package(
         .target(name: "TreeSitter", dependencies: ["CTreeSitter", "CTreeSitterSwift", "CParseArena"]),
         // Findings, positions, severities, fix classes: the plain model every later stage shares.
         .target(name: "AuditModel"),
-        // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations.
-        .target(name: "SwiftGrammar", dependencies: ["TreeSitter", "AuditModel"]),
+        // The project model: modules (SwiftPM targets, Xcode projects, project folders), what each file
+        // imports and each module declares, which modules a file sees. Plain data.
+        .target(name: "AuditProject", dependencies: ["AuditModel"]),
+        // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations, manifests.
+        .target(name: "SwiftGrammar", dependencies: ["TreeSitter", "AuditModel", "AuditProject"]),
         // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
         .target(
             name: "AuditRules",
-            dependencies: ["AuditModel", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
+            dependencies: ["AuditModel", "AuditProject", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
@@ -48,7 +51,7 @@ let package = Package(
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditRules", "AuditSelect", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
@@ -63,14 +66,14 @@ let package = Package(
         .target(name: "AuditProgress"),
         .target(
             name: "Audit",
-            dependencies: ["AuditModel", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
+            dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
                            "AuditProgress", "ChildProcess", "SwiftGrammar", "TreeSitter"]
         ),
         // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "Audit", "AuditModel", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "TreeSitter",
+                "Audit", "AuditModel", "AuditProject", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "TreeSitter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,6 +90,7 @@ let package = Package(
         // What several test targets share (the SARIF schema check).
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
+        .testTarget(name: "AuditProjectTests", dependencies: ["AuditProject"]),
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),

@@ -8,6 +8,7 @@
 import AuditBaseline
 import AuditConfig
 import AuditModel
+import AuditProject
 import AuditRules
 import AuditScan
 import Foundation
@@ -116,33 +117,60 @@ public struct Audit {
 
     /// The rules the setup and a configuration choose: the setup's rules files, else the built-in
     /// rules unless the configuration turns them off, plus its rules files, with its severities.
-    static func rules(_ setup: AuditSetup, config: ProjectConfig?) throws -> RuleSet {
+    /// `version` reads another version of the rules files (the merge base's, for the gate): a file's
+    /// text, or nil for a file that is not there.
+    static func rules(_ setup: AuditSetup, config: ProjectConfig?, version: RulesFileVersion = .onDisk) throws -> RuleSet {
         var ruleSet = RuleSet()
         if !setup.rulesFiles.isEmpty {
-            ruleSet = try rulesFiles(setup.rulesFiles, from: setup.currentDirectory)
+            ruleSet = try rulesFiles(setup.rulesFiles, from: setup.currentDirectory, version: version)
         } else if config?.builtInRules ?? true {
             ruleSet = RuleSet.builtIn()
         }
         if let config, !config.rulesFiles.isEmpty {
-            try ruleSet.merge(rulesFiles(config.rulesFiles, from: config.folder), from: config.path)
+            try ruleSet.merge(rulesFiles(config.rulesFiles, from: config.folder, version: version), from: config.path)
         }
         if let config { try config.apply(to: &ruleSet) }
         return try ruleSet.selecting(setup.ruleIds)
     }
 
+    /// Which text of a rules file the rules are read from.
+    enum RulesFileVersion {
+        case onDisk
+        /// Another version: the file's text, or nil where it did not exist (then it is left out).
+        case other((String) -> String?)
+    }
+
     /// Rules files merged in order; a name of a built-in file (`swiftui-deprecations`) that is no file
     /// in `folder` takes the built-in one.
     public static func rulesFiles(_ names: [String], from folder: String) throws -> RuleSet {
+        try rulesFiles(names, from: folder, version: .onDisk)
+    }
+
+    static func rulesFiles(_ names: [String], from folder: String, version: RulesFileVersion) throws -> RuleSet {
         var merged = RuleSet()
         for name in names {
             let path = name.hasPrefix("/") ? name : folder + "/" + name
             if !name.contains("/"), !FileManager.default.fileExists(atPath: path), let builtIn = try RuleSet.builtIn(named: name) {
                 try merged.merge(builtIn, from: "--rules \(name)")
+            } else if case .other(let text) = version {
+                guard let text = text(path) else { continue }
+                try merged.merge(RuleSet.load(text: text, file: path), from: path)
             } else {
                 try merged.merge(RuleSet.load(files: [path]), from: path)
             }
         }
         return merged
+    }
+
+    /// The rules files this run reads (absolute): `--rules` files and the configuration's, not the built-in ones.
+    func rulesFilePaths() -> [String] {
+        var paths: [String] = []
+        for name in setup.rulesFiles {
+            let path = setup.absolute(name)
+            if name.contains("/") || FileManager.default.fileExists(atPath: path) { paths.append(path) }
+        }
+        for name in config?.rulesFiles ?? [] where name.hasPrefix("/") { paths.append(name) }
+        return paths
     }
 
     /// The project folder around `paths`, whose every file's facts (declarations, imports,
@@ -201,5 +229,25 @@ public struct Audit {
         guard !unmatched.isEmpty else { return nil }
         let file = RelativePath.from(setup.currentDirectory, to: config.path)
         return AuditError("\(file): \(unmatched.joined(separator: ", ")) \(unmatched.count == 1 ? "matches" : "match") no .swift file")
+    }
+}
+
+/// The project model of a tree, for people (`loadaudit syntax --project`): every file read and parsed,
+/// whatever the rules look for, so that every module's declarations show.
+public struct ProjectDescription {
+    public let model: ProjectModel
+    /// Each file (display path) with what it imports, in report order.
+    public let files: [(file: String, imports: [String])]
+}
+
+extension Audit {
+    public func describeProject(_ paths: [String]) throws -> ProjectDescription {
+        let reader = ProjectScanner(engine: scanner.engine, discovery: scanner.discovery, jobs: scanner.jobs, prefilter: false)
+        do {
+            let (_, files, context) = try reader.scanFiles(paths, within: projectRoot(for: paths), keepSources: true)
+            return ProjectDescription(model: context.model, files: files.map { ($0.reference.displayPath, $0.analysis.imports.sorted()) })
+        } catch let error as InputPathError {
+            throw AuditError(error.description)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import AuditBaseline
 import AuditModel
+import AuditProject
 import AuditProgress
 import AuditRules
 import AuditScan
@@ -83,9 +84,11 @@ extension Audit {
         // of the rules' files.
         var listings: [(commit: HistoryReader.Commit, files: [HistoryReader.Entry])] = []
         var ruleBlobs: [[String: String]] = []
+        var projectFolders: [ProjectFolders] = []
         for commit in samples {
             let files = try git.files(at: commit.id)
             listings.append((commit, files.filter { admits($0.path) }))
+            projectFolders.append(ProjectFolders.fromPaths(files.map(\.path), root: git.top))
             ruleBlobs.append(Dictionary(uniqueKeysWithValues: files.filter { ruleFilePaths.contains($0.path) }.map { ($0.path, $0.blob) }))
         }
         // The commits after each sample up to the next, with the file versions they changed in scope.
@@ -122,7 +125,13 @@ extension Audit {
                     break
                 }
             }
-            let resolved = scanner.engine.resolveWithContext(analyses)
+            let model = ProjectModel(
+                roots: [git.top], files: files.map { ProjectModel.File(displayPath: $0.path, absolutePath: git.top + "/" + $0.path) },
+                folders: projectFolders[index],
+                manifests: Dictionary(analyses.compactMap { analysis in analysis.manifest.map { (((git.top + "/" + analysis.file) as NSString).deletingLastPathComponent, $0) } },
+                                      uniquingKeysWith: { first, _ in first }),
+                facts: Dictionary(analyses.map { ($0.file, $0.moduleFacts) }, uniquingKeysWith: { first, _ in first }))
+            let resolved = scanner.engine.resolveWithContext(analyses, model: model)
             let findings = resolved.findings.filter { git.isInScope($0.file) }
             var sample = ProgressHistory.Sample(
                 commit: commit.id, date: commit.day, files: files.filter { git.isInScope($0.path) }.count,
@@ -223,7 +232,8 @@ extension Audit {
                 return .skipped
             }
             let namesNew = words.mentionsAny(newComponents)
-            if selector.isIrrelevantByItsWords(bytes), !namesNew { return .nothing }
+            // A manifest is always read: it says which modules the project has.
+            if selector.isIrrelevantByItsWords(bytes), !namesNew, !SwiftPackageManifest.isManifest(path: file.path) { return .nothing }
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return .skipped }
             return .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
         }

@@ -3,6 +3,7 @@ import AuditRules
 import AuditSelect
 import Dispatch
 import Foundation
+import SwiftGrammar
 import TreeSitter
 
 /// The scan's workers: reading, screening, indexing and parsing files on every core, each file's
@@ -155,10 +156,12 @@ extension ProjectScanner {
             Outcome.analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
                                       nameIndex: nameIndex, lexed: lexed, deferred: deferred))
         }
+        // A package manifest is always read: it says which modules the project has.
+        let isManifest = SwiftPackageManifest.isManifest(path: file.displayPath)
         // Most files: no word any rule or round asks about. Such a file is not relevant and no round
         // follows it, with or without the prefilter (its name index might say otherwise, as Bloom
         // filters answer "yes" wrongly); the prefilter skips its lexer and its parse.
-        let wordScreen = selector.screen(bytes)
+        let wordScreen = isManifest ? .needsIndex : selector.screen(bytes)
         let irrelevantByItsWords = wordScreen == .irrelevant
         if irrelevantByItsWords, prefilter { return skipped(nil, false, nil) }
         // A file whose only asked words are `enum` and `switch` cannot be relevant on sight: the first
@@ -185,7 +188,7 @@ extension ProjectScanner {
                 nameIndex = read
             }
         }
-        let decision = irrelevantByItsWords || deferred ? .parseIrrelevant : decide(nameIndex!, bytes)
+        let decision = isManifest ? .parse : irrelevantByItsWords || deferred ? .parseIrrelevant : decide(nameIndex!, bytes)
         if decision == .skip { return skipped(kept(nameIndex!), true, nil) }
         let relevant = decision == .parse
         // The line index only for a file that is parsed: most are not.
@@ -261,7 +264,7 @@ final class FileFeed: @unchecked Sendable {
     private var files: [SourceFileReference] = []
     private var next = 0
     private var done = false
-    private var problems: [FileProblem] = []
+    private var walk = SourceDiscovery.Result()
 
     func add(_ file: SourceFileReference) {
         condition.lock()
@@ -270,9 +273,11 @@ final class FileFeed: @unchecked Sendable {
         condition.unlock()
     }
 
-    func finish(problems: [FileProblem]) {
+    /// The walk is over: its problems and project folders (its files came one by one).
+    func finish(_ walk: SourceDiscovery.Result) {
         condition.lock()
-        self.problems = problems
+        self.walk = walk
+        self.walk.files = []
         done = true
         condition.broadcast()
         condition.unlock()
@@ -294,11 +299,11 @@ final class FileFeed: @unchecked Sendable {
         return files.count
     }
 
-    /// Every file in walk order and the walk's problems; waits for the walk's end.
-    func finished() -> (files: [SourceFileReference], problems: [FileProblem]) {
+    /// Every file in walk order and the rest of the walk's result; waits for the walk's end.
+    func finished() -> (files: [SourceFileReference], walk: SourceDiscovery.Result) {
         condition.lock()
         defer { condition.unlock() }
         while !done { condition.wait() }
-        return (files, problems)
+        return (files, walk)
     }
 }

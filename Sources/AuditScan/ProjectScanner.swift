@@ -5,6 +5,7 @@
 // what the rules look for or how files are selected, print, or write anything but its cache.
 
 import AuditModel
+import AuditProject
 import AuditRules
 import AuditSelect
 import Dispatch
@@ -91,9 +92,11 @@ public struct ProjectScanner {
         let files = read.files
         var outcomes = read.outcomes
         followRotatingText(files, &outcomes, clock: clock)
-        let collected = collect(files, outcomes, inputs: inputs, walkProblems: read.walkProblems, keepSources: keepSources)
+        let collected = collect(files, outcomes, inputs: inputs, walkProblems: read.walk.problems, keepSources: keepSources)
         trace?("rounds done at \(clock.elapsed())")
-        var (findings, context) = engine.resolveWithContext(collected.analyses)
+        let model = Self.projectModel(files: files, analyses: collected.analyses, walk: read.walk)
+        trace?("project model: \(model.modules.count) modules at \(clock.elapsed())")
+        var (findings, context) = engine.resolveWithContext(collected.analyses, model: model)
         if root != nil {
             let paths = Self.absolutePaths(of: findings, in: files)
             findings.removeAll { !inputs.isInScope(paths[$0.file] ?? inputs.absolutePath(ofDisplayed: $0.file)) }
@@ -127,13 +130,13 @@ public struct ProjectScanner {
     /// too) counts where the walk first reached it.
     private func readEveryFile(
         _ inputs: SourceDiscovery.Inputs, clock: ScanClock, progress: ((Int, Int) -> Void)?
-    ) -> (files: [SourceFileReference], outcomes: [Outcome?], walkProblems: [FileProblem]) {
+    ) -> (files: [SourceFileReference], outcomes: [Outcome?], walk: SourceDiscovery.Result) {
         let feed = FileFeed()
         let trace = self.trace
         let walker = Thread { [discovery] in
             let walked = discovery.walk(inputs, found: feed.add)
             trace?("found \(walked.files.count) files at \(clock.elapsed())")
-            feed.finish(problems: walked.problems)
+            feed.finish(walked)
         }
         walker.stackSize = 8 << 20  // The walk recurses once per folder level.
         walker.start()
@@ -150,7 +153,7 @@ public struct ProjectScanner {
         let firstPass = FirstPass(selector, prefilter: prefilter)
         var first = analyze(workers: jobs, tick: tick, take: feed.take, decide: firstPass.decide)
         // Found in walk order; reported in path order.
-        let (found, walkProblems) = feed.finished()
+        let (found, walk) = feed.finished()
         var identities = [SourceDiscovery.FileIdentity?](repeating: nil, count: found.count)
         for (index, _, identity) in first { identities[index] = identity }
         let firstReached = SourceDiscovery.FileIdentity.firstOfEach(identities)
@@ -169,7 +172,7 @@ public struct ProjectScanner {
             }
             trace("read every file (\(screenedOut) irrelevant by the word screen, \(deferred) deferred, \(lexed) lexed, \(parsed) parsed) at \(clock.elapsed())")
         }
-        return (order.map { found[$0] }, outcomes, walkProblems)
+        return (order.map { found[$0] }, outcomes, walk)
     }
 
     /// The later rounds, for rules that follow rotating text across files: each round the select
@@ -283,6 +286,22 @@ public struct ProjectScanner {
         }
         collected.problems.sort { $0.file.precedesInUTF8($1.file) || ($0.file == $1.file && ($0.line ?? 0) < ($1.line ?? 0)) }
         return collected
+    }
+
+    /// The project model of the files read: modules from the walk's project folders and the parsed
+    /// manifests, each file's facts from its analysis.
+    static func projectModel(files: [SourceFileReference], analyses: [FileAnalysis], walk: SourceDiscovery.Result) -> ProjectModel {
+        var absolute: [String: String] = [:]
+        absolute.reserveCapacity(files.count)
+        for file in files { absolute[file.displayPath] = file.absolutePath }
+        var manifests: [String: PackageManifest] = [:]
+        var facts: [String: ModuleFileFacts] = [:]
+        for analysis in analyses {
+            if let manifest = analysis.manifest, let path = absolute[analysis.file] { manifests[(path as NSString).deletingLastPathComponent] = manifest }
+            facts[analysis.file] = analysis.moduleFacts
+        }
+        return ProjectModel(roots: walk.roots, files: files.map { ProjectModel.File(displayPath: $0.displayPath, absolutePath: $0.absolutePath) },
+                            folders: walk.projectFolders, manifests: manifests, facts: facts)
     }
 
     /// The absolute paths of the files the findings name (their own and their related places'), which

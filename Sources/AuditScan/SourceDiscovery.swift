@@ -1,4 +1,5 @@
 import AuditModel
+import AuditProject
 import ChildProcess
 import Foundation
 
@@ -46,6 +47,11 @@ public struct SourceDiscovery {
     public struct Result {
         public var files: [SourceFileReference] = []
         public var problems: [FileProblem] = []
+        /// The folders the walk found that make a project (`Package.swift`, an `.xcodeproj`, a `.git`,
+        /// ...): what the project model finds modules from.
+        public var projectFolders = ProjectFolders()
+        /// The folders walked (absolute), and the folders of the files named.
+        public var roots: [String] = []
     }
 
     /// The paths given, checked: each exists and is readable (or the run stops).
@@ -139,6 +145,7 @@ public struct SourceDiscovery {
         let base = inputs.base
         var result = Result()
         for input in inputs.resolved {
+            result.roots.append(input.isDirectory ? input.absolute : (input.absolute as NSString).deletingLastPathComponent)
             if input.isDirectory {
                 let root = FileIdentity(path: input.absolute).map { [$0] } ?? []
                 walk(directory: input.absolute, relative: "", ancestors: root, ignored: input.ignored, base: base, into: &result, found: found)
@@ -218,7 +225,7 @@ public struct SourceDiscovery {
             }
             let length = names.count - start
             let isDots = length > 0 && names[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && names[start + 1] == UInt8(ascii: ".")))
-            if length == 0 || isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start)) {
+            if length == 0 || isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start) && !Self.isMarkerName(names, from: start)) {
                 names.removeLast(length)
                 continue
             }
@@ -247,6 +254,14 @@ public struct SourceDiscovery {
 
     private static let swiftSuffix = Array(".swift".utf8)
 
+    /// Whether the name from `start` to the end of `names` is a file that makes its folder a project
+    /// (`.loadaudit.yml`, `project.yml`, a `.git` file): kept for the project model.
+    private static func isMarkerName(_ names: [UInt8], from start: Int) -> Bool {
+        let length = names.count - start
+        guard length <= 16, let first = names[start...].first, first == UInt8(ascii: ".") || first == UInt8(ascii: "p") else { return false }
+        return ProjectMarkers.isMarkerFileName(String(decoding: names[start...], as: UTF8.self))
+    }
+
     /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only folders (whose
     /// identity finds link loops), links and entries of unknown type are asked about. The walk runs
     /// beside the scan's workers, on one of the same cores, and a large tree has hundreds of thousands
@@ -261,13 +276,19 @@ public struct SourceDiscovery {
         }
         for (name, type) in entries {
             let isSwift = name.hasSuffix(".swift")
-            if type == UInt8(DT_REG) && !isSwift { continue }
+            if type == UInt8(DT_REG) {
+                if !isSwift || name == "Package.swift" || name == "Project.swift" || name == "Workspace.swift" {
+                    result.projectFolders.note(entryNamed: name, isFolder: false, in: directory)
+                }
+                if !isSwift { continue }
+            }
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if type == UInt8(DT_REG) {
                 addIfAdmitted(path, relativePath: relativePath, ignored: ignored, base: base, into: &result, found: found)
                 continue
             }
+            if type == UInt8(DT_DIR) { result.projectFolders.note(entryNamed: name, isFolder: true, in: directory) }
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
@@ -286,6 +307,7 @@ public struct SourceDiscovery {
                 info = targetInfo
             }
             let identity = FileIdentity(info)
+            if type != UInt8(DT_DIR) { result.projectFolders.note(entryNamed: name, isFolder: isDirectory, in: directory) }
             if isDirectory {
                 if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
                 if ancestors.contains(identity) {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Audit
+import AuditProject
 import AuditRules
+import AuditScan
 import Foundation
 import TreeSitter
 
@@ -170,21 +172,40 @@ struct RulesExplain: ParsableCommand {
 struct Syntax: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syntax",
-        abstract: "Print the syntax tree of a Swift file, as the rules see it.",
+        abstract: "Print the syntax tree of a Swift file, or a project's modules, as the rules see them.",
         discussion: helpProse("""
-        One node per line, indented, with its field name, kind, position (line:column) and, for leaves,
-        the text. A node the parser could not read is ERROR; one it had to invent to go on (a zero-width
-        token the code lacks) is marked MISSING. Useful when a rule does not match what you expect.
+        With a file: one node per line, indented, with its field name, kind, position (line:column) and,
+        for leaves, the text. A node the parser could not read is ERROR; one it had to invent to go on (a
+        zero-width token the code lacks) is marked MISSING. Useful when a rule does not match what you
+        expect.
 
-        EXAMPLE
+        With --project: the project model a scan of that folder uses (docs/project-model.md): each
+        module (a Package.swift target, an Xcode project's folder, or a project folder) with its folder,
+        what its files import and what it declares, then each file with its module and imports. A rule's
+        module: counts where the file sees that module. Useful when a finding is not where you expect it,
+        and for bug reports.
+
+        EXAMPLES
           loadaudit syntax Features/Games/GamesHistoryView.swift
+          loadaudit syntax --project .
         """)
     )
 
     @Argument(help: ArgumentHelp("The Swift file.", valueName: "file"))
-    var file: String
+    var file: String?
+
+    @Option(help: ArgumentHelp("Print the project model of this folder instead.", valueName: "folder"))
+    var project: String?
+
+    @OptionGroup var options: ProjectOptions
+
+    func validate() throws {
+        if (file == nil) == (project == nil) { throw ValidationError("give a Swift file, or --project FOLDER") }
+    }
 
     func run() throws {
+        if let project { return try printProject(project) }
+        let file = self.file!
         let terminal = CurrentTerminal.terminal
         let path = terminal.absolutePath(file)
         let source: SourceText
@@ -211,6 +232,51 @@ struct Syntax: ParsableCommand {
         }
         terminal.write(output)
     }
+
+    private func printProject(_ folder: String) throws {
+        let terminal = CurrentTerminal.terminal
+        let description: ProjectDescription
+        do {
+            description = try options.audit(paths: [folder]).describeProject([folder])
+        } catch let error as AuditError {
+            throw CommandFailure(message: error.message)
+        }
+        terminal.write(ProjectModelText.render(description, base: terminal.currentDirectory))
+    }
 }
 
-import AuditScan
+/// `syntax --project`'s text: the modules, then the files.
+enum ProjectModelText {
+    static func render(_ description: ProjectDescription, base: String) -> String {
+        let model = description.model
+        let filesByModule = model.filesByModule
+        let importsByFile = Dictionary(description.files.map { ($0.file, $0.imports) }, uniquingKeysWith: { first, _ in first })
+        func shown(_ folder: String) -> String {
+            folder == base ? "." : folder.hasPrefix(base + "/") ? String(folder.dropFirst(base.count + 1)) + "/" : folder + "/"
+        }
+        var output = "\(model.modules.count) \(model.modules.count == 1 ? "module" : "modules"), \(description.files.count) \(description.files.count == 1 ? "file" : "files")\n"
+        let order = model.modules.indices.sorted { (shown(model.modules[$0].folder), model.modules[$0].name) < (shown(model.modules[$1].folder), model.modules[$1].name) }
+        for index in order {
+            let module = model.modules[index]
+            let files = filesByModule[index] ?? []
+            guard !files.isEmpty else { continue }
+            output += "\nmodule \(module.name) (\(module.kind.rawValue)) \(shown(module.folder)), \(files.count) \(files.count == 1 ? "file" : "files")"
+            if module.workspace != module.folder { output += ", in \(shown(module.workspace))" }
+            output += "\n"
+            let imports = Set(files.flatMap { importsByFile[$0] ?? [] })
+            let inTree = imports.filter { model.isInTree($0, from: index) }.sorted(), external = imports.filter { !model.isInTree($0, from: index) }.sorted()
+            if !inTree.isEmpty { output += "  imports modules of the project: \(inTree.joined(separator: ", "))\n" }
+            if !external.isEmpty { output += "  imports other modules: \(external.joined(separator: ", "))\n" }
+            let declared = model.declarations.filter { $0.value.contains { $0.module == index && $0.isType } }.keys.sorted()
+            if !declared.isEmpty { output += "  declares types: \(declared.joined(separator: ", "))\n" }
+            let extended = model.extendedTypes[index].sorted()
+            if !extended.isEmpty { output += "  extends: \(extended.joined(separator: ", "))\n" }
+            for file in files {
+                let fileImports = importsByFile[file] ?? []
+                output += "  \(file)\(fileImports.isEmpty ? "" : "  imports \(fileImports.joined(separator: ", "))")\n"
+            }
+        }
+        return output
+    }
+}
+

@@ -2,6 +2,7 @@
 // imports, declarations, syntax errors and the grammar's known gaps) and what a word is in Swift
 // source (SwiftWords). It must not know about rules or findings.
 
+import AuditProject
 import TreeSitter
 
 /// A syntax error in a file: where it is, and whether it is a real error or a known gap of the grammar.
@@ -18,6 +19,14 @@ public struct SwiftFileFacts {
     public private(set) var exportedImports: Set<String> = []
     /// Type names declared at the top level of the file.
     public private(set) var topLevelTypes: Set<String> = []
+    /// Types the file extends at the top level (`extension Color`).
+    public private(set) var extendedTypes: Set<String> = []
+    /// Top-level functions and variables, and the members of top-level extensions (`cardStyle` of
+    /// `extension View { func cardStyle() }`): names a module adds that a rule may also look for.
+    public private(set) var declaredMembers: Set<String> = []
+    /// Where an `import` goes that a fix adds: after the last top-level import's line, else before the
+    /// first declaration (after the leading comments).
+    public private(set) var importInsertion = ImportInsertion(offset: 0, afterImports: false)
     public private(set) var syntaxErrors: [SyntaxErrorSite] = []
 
     /// `@_exported import X`: an attribute named `_exported` exactly, not `@_exportedUI` nor the
@@ -34,20 +43,45 @@ public struct SwiftFileFacts {
         let root = tree.rootNode
         // Error recovery can wrap top-level declarations in an ERROR node: look one level inside.
         let topLevel = root.namedChildren.flatMap { $0.isError ? $0.namedChildren : [$0] }
+        var lastImportEnd: Int?
+        var firstDeclarationStart: Int?
         for child in topLevel {
+            if firstDeclarationStart == nil, child.type != "comment", child.type != "multiline_comment", child.type != "import_declaration" {
+                firstDeclarationStart = child.startByte
+            }
             switch child.type {
             case "import_declaration":
                 guard let module = child.namedChildren.first(where: { $0.type == "identifier" })?
                     .namedChildren.first(where: { $0.type == "simple_identifier" })?.text else { continue }
                 imports.insert(module)
                 if Self.isExported(child) { exportedImports.insert(module) }
+                if !child.isError { lastImportEnd = max(lastImportEnd ?? 0, child.endByte) }
             case "class_declaration", "protocol_declaration", "typealias_declaration":
-                if let name = SwiftDeclarations.declaredName(of: child), !SwiftDeclarations.isExtension(child) {
+                guard let name = SwiftDeclarations.declaredName(of: child) else { continue }
+                if SwiftDeclarations.isExtension(child) {
+                    extendedTypes.insert(name.text)
+                    if let body = child.child(byField: "body") {
+                        for member in body.namedChildren { if let memberName = SwiftDeclarations.memberName(of: member) { declaredMembers.insert(memberName) } }
+                    }
+                } else {
                     topLevelTypes.insert(name.text)
                 }
+            case "function_declaration", "property_declaration":
+                if let name = SwiftDeclarations.memberName(of: child) { declaredMembers.insert(name) }
             default:
                 break
             }
+        }
+        let bytes = tree.source.bytes
+        let lineBreak = bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") ? "\r\n" : "\n" } ?? "\n"
+        if let end = lastImportEnd {
+            let next = Self.startOfNextLine(after: end, in: bytes)
+            let unbroken = next == bytes.count && bytes.last != UInt8(ascii: "\n")
+            importInsertion = ImportInsertion(offset: next, afterImports: true, lineBreak: lineBreak, startsLine: unbroken)
+        } else if let start = firstDeclarationStart {
+            importInsertion = ImportInsertion(offset: Self.startOfLine(at: start, in: bytes), afterImports: false, lineBreak: lineBreak)
+        } else {
+            importInsertion = ImportInsertion(offset: bytes.count, afterImports: false, lineBreak: lineBreak)
         }
         if root.hasError {
             root.walk { node, ancestors in
@@ -60,6 +94,18 @@ public struct SwiftFileFacts {
                 return node.hasError
             }
         }
+    }
+
+    static func startOfNextLine(after offset: Int, in bytes: [UInt8]) -> Int {
+        var index = offset
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        return min(index + 1, bytes.count)
+    }
+
+    static func startOfLine(at offset: Int, in bytes: [UInt8]) -> Int {
+        var index = min(offset, bytes.count)
+        while index > 0, bytes[index - 1] != UInt8(ascii: "\n") { index -= 1 }
+        return index
     }
 
     /// Valid Swift that the grammar (tree-sitter-swift 0.7.4) misreads in one known, harmless way, with
@@ -87,6 +133,31 @@ public struct SwiftFileFacts {
     }
 }
 
+/// Where a fix puts an `import` the file lacks: at `offset`, the start of the line after the last
+/// import (`afterImports`), or of the first declaration's line (then a blank line follows the new
+/// imports), or the end of a file with no declaration; `lineBreak` is the file's (`\r\n` or `\n`).
+public struct ImportInsertion: Sendable, Codable, Equatable {
+    public let offset: Int
+    public let afterImports: Bool
+    public var lineBreak = "\n"
+    /// The last import ends the file without a line break: the new imports start on a line of their own.
+    public var startsLine = false
+
+    public init(offset: Int, afterImports: Bool, lineBreak: String = "\n", startsLine: Bool = false) {
+        self.offset = offset
+        self.afterImports = afterImports
+        self.lineBreak = lineBreak
+        self.startsLine = startsLine
+    }
+
+    /// The text to insert there for `import` of each module.
+    public func text(importing modules: [String]) -> String {
+        let lines = modules.map { "import \($0)" + lineBreak }.joined()
+        if startsLine { return lineBreak + lines }
+        return afterImports ? lines : lines + lineBreak
+    }
+}
+
 public enum SwiftDeclarations {
     public static let typeDeclarationKinds: Set<String> = ["class_declaration", "protocol_declaration"]
 
@@ -98,6 +169,19 @@ public enum SwiftDeclarations {
         guard let name = declaration.namedChildren.first(where: { $0.type == "type_identifier" || $0.type == "user_type" }) else { return nil }
         if name.type == "user_type" { return name.namedChildren.last(where: { $0.type == "type_identifier" }) }
         return name
+    }
+
+    /// The name a function or property declaration declares (`cardStyle`, `brandOrange`).
+    public static func memberName(of declaration: Node) -> String? {
+        switch declaration.type {
+        case "function_declaration":
+            return declaration.child(byField: "name").flatMap { $0.type == "simple_identifier" ? $0.text : nil }
+        case "property_declaration":
+            let pattern = declaration.namedChildren.first { $0.type == "pattern" }
+            return pattern?.namedChildren.first(where: { $0.type == "simple_identifier" })?.text
+        default:
+            return nil
+        }
     }
 
     public static func isExtension(_ declaration: Node) -> Bool {

@@ -1,0 +1,54 @@
+import AuditProject
+import TreeSitter
+
+/// Reads a `Package.swift` as SwiftPM would declare it, without running it: every call of a target
+/// function (`.target(name: "X", path: "Y")`, `Target.testTarget(...)`) whose `name:` is a plain
+/// string literal. Targets made in loops or helper functions, and `path:` values that are not
+/// literals, are out of reach (docs/project-model.md).
+public enum SwiftPackageManifest {
+    static let kinds: [String: PackageManifest.Target.Kind] = [
+        "target": .regular, "executableTarget": .executable, "testTarget": .test, "macro": .macro,
+        "plugin": .plugin, "systemLibrary": .system, "binaryTarget": .binary,
+    ]
+
+    /// Whether a file's path names a manifest (`Package.swift`, or `Package@swift-5.9.swift`).
+    public static func isManifest(path: String) -> Bool {
+        let name = path.split(separator: "/").last ?? ""
+        return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+    }
+
+    public static func read(_ tree: Tree) -> PackageManifest {
+        var targets: [PackageManifest.Target] = []
+        tree.rootNode.walk { node in
+            guard node.type == "call_expression", let call = SwiftCall(node), let name = Self.targetFunction(call.callee), let kind = kinds[name],
+                  let nameArgument = call.argument(labelled: "name"),
+                  let targetName = literal(nameArgument.value) else { return true }
+            let path = call.argument(labelled: "path").flatMap { literal($0.value) }
+            if !targets.contains(where: { $0.name == targetName }) { targets.append(PackageManifest.Target(name: targetName, kind: kind, path: path)) }
+            return false
+        }
+        return PackageManifest(targets: targets)
+    }
+
+    /// `target` of `.target` or `Target.target` (not some other type's function of that name).
+    static func targetFunction(_ callee: Node) -> String? {
+        switch callee.type {
+        case "prefix_expression":
+            guard callee.child(byField: "operation")?.text == ".", let name = callee.child(byField: "target"), name.type == "simple_identifier" else { return nil }
+            return name.text
+        case "navigation_expression":
+            guard callee.child(byField: "target")?.text == "Target" else { return nil }
+            return SwiftExpressions.lastName(of: callee)
+        default:
+            return nil
+        }
+    }
+
+    /// The text of a one-line string literal without interpolation.
+    static func literal(_ node: Node) -> String? {
+        guard SwiftExpressions.isPlainStringLiteral(node) else { return nil }
+        let text = node.text
+        guard text.count >= 2 else { return nil }
+        return String(text.dropFirst().dropLast())
+    }
+}
