@@ -5,10 +5,10 @@ import AuditRules
 import Foundation
 import TreeSitter
 
-/// With `--diff-base`: what the change under review does to the gate itself. CI reads `.loadaudit.yml`
-/// and the baseline from the change, so a pull request could switch a rule off, lower it, weaken
-/// `fail-on`, exclude the folder it touches, or accept its own new findings into the baseline, and
-/// pass. Each such change, against the merge base's versions of the two files, is a finding of its
+/// With `--diff-base`: what the change under review does to the gate itself. CI reads `.loadaudit.yml`,
+/// the rules files and the baseline from the change, so a pull request could switch a rule off
+/// (there or in a rules file), lower it, narrow its match, weaken `fail-on`, exclude the folder it
+/// touches, or accept its own new findings into the baseline, and pass. Each such change, against the merge base's versions of the two files, is a finding of its
 /// own (`gate-weakened`, error), which fails the run unless `--allow-gate-changes` is given.
 /// Owns the comparison only; reading files at the merge base is `GitChanges`'s.
 public struct GateChanges {
@@ -16,7 +16,7 @@ public struct GateChanges {
     public static let description = RuleDescription(
         id: ruleId, severity: .error, fix: .manual,
         message: "This change weakens the loadaudit gate it is checked by.",
-        help: "With --diff-base, .loadaudit.yml and the baseline are compared with their versions at the merge base: a rule switched off or lowered, a weaker fail-on, a wider exclude or narrower include, and baseline entries added are reported. Pass --allow-gate-changes where that is intended.",
+        help: "With --diff-base, .loadaudit.yml, the rules files it and the command line name, and the baseline are compared with their versions at the merge base: a rule switched off or lowered, a rule whose match no longer finds what it found, a weaker fail-on, a wider exclude or narrower include, and baseline entries added are reported. Pass --allow-gate-changes where that is intended.",
         helpURI: nil)
 
     /// One weakening: the file (absolute) and line where it shows, and what it is.
@@ -26,33 +26,62 @@ public struct GateChanges {
         let message: String
     }
 
-    /// The weakenings of the configuration: the rules it leaves running and their severities, the
-    /// failing severity (unless `--fail-on` decides it), and what it includes and excludes.
-    static func configChanges(
-        old: ProjectConfig?, new: ProjectConfig?, oldRules: RuleSet, newRules: RuleSet, failOnGiven: Bool, path: String, text: String
-    ) -> [Change] {
+    /// The weakenings of the rules that run (every rules file the configuration or the command line
+    /// names, the built-in ones, and the configuration's severities): a rule switched off or
+    /// lowered. Each is shown where it is written now: the configuration's line that names the rule,
+    /// else the rule's `id:` line in its rules file (`texts`: the files' texts by absolute path).
+    static func ruleChanges(old oldRules: RuleSet, new newRules: RuleSet, configPath: String?, texts: [String: String]) -> [Change] {
         var changes: [Change] = []
-        func line(of word: String) -> Int { lineNumber(of: word, in: text) }
+        func place(of id: String, definedAt origin: String) -> (String, Int) {
+            if let configPath, let text = texts[configPath], let line = lineNumberIfPresent(of: id, in: text) { return (configPath, line) }
+            let file = String(origin[..<(origin.lastIndex(of: ":") ?? origin.endIndex)])
+            if let text = texts[file] { return (file, lineNumberIfPresent(of: "id: \(id)", in: text) ?? lineNumber(of: id, in: text)) }
+            return (configPath ?? file, 1)
+        }
         for rule in oldRules.rules {
             guard let now = newRules.rules.first(where: { $0.id == rule.id }) else {
-                changes.append(Change(file: path, line: line(of: rule.id), message: "the rule \(rule.id) is switched off"))
+                let (file, line) = place(of: rule.id, definedAt: rule.origin)
+                changes.append(Change(file: file, line: line, message: "the rule \(rule.id) is switched off"))
                 continue
             }
             if now.severity < rule.severity {
-                changes.append(Change(file: path, line: line(of: rule.id),
-                                      message: "the rule \(rule.id) is lowered from \(rule.severity.rawValue) to \(now.severity.rawValue)"))
+                let (file, line) = place(of: rule.id, definedAt: now.origin)
+                changes.append(Change(file: file, line: line, message: "the rule \(rule.id) is lowered from \(rule.severity.rawValue) to \(now.severity.rawValue)"))
             }
         }
-        if let before = oldRules.unusedSuppressionSeverity {
+        if let before = oldRules.unusedSuppressionSeverity, let configPath {
+            let line = lineNumber(of: UnusedSuppressionRule.id, in: texts[configPath] ?? "")
             if let after = newRules.unusedSuppressionSeverity {
                 if after < before {
-                    changes.append(Change(file: path, line: line(of: UnusedSuppressionRule.id),
+                    changes.append(Change(file: configPath, line: line,
                                           message: "the rule \(UnusedSuppressionRule.id) is lowered from \(before.rawValue) to \(after.rawValue)"))
                 }
             } else {
-                changes.append(Change(file: path, line: line(of: UnusedSuppressionRule.id), message: "the rule \(UnusedSuppressionRule.id) is switched off"))
+                changes.append(Change(file: configPath, line: line, message: "the rule \(UnusedSuppressionRule.id) is switched off"))
             }
         }
+        return changes
+    }
+
+    /// Rules whose new version no longer finds what the old one found here (`lost`: the old version's
+    /// findings the new scan does not have), one change per rule, at its `id:` line.
+    static func narrowedRules(_ lost: [Finding], new newRules: RuleSet, texts: [String: String]) -> [Change] {
+        Dictionary(grouping: lost, by: \.ruleId).sorted { $0.key < $1.key }.compactMap { id, findings in
+            guard let rule = newRules.rules.first(where: { $0.id == id }) else { return nil }
+            let file = String(rule.origin[..<(rule.origin.lastIndex(of: ":") ?? rule.origin.endIndex)])
+            let line = texts[file].flatMap { lineNumberIfPresent(of: "id: \(id)", in: $0) } ?? Int(rule.origin.split(separator: ":").last ?? "") ?? 1
+            let first = findings.sorted(by: Finding.reportOrder)[0]
+            let more = findings.count > 1 ? " and \(findings.count - 1) more" : ""
+            return Change(file: file, line: line,
+                          message: "the rule \(id) changed and no longer reports what it reported at the merge base: \(first.file):\(first.start.line)\(more)")
+        }
+    }
+
+    /// The weakenings of the configuration itself: the failing severity (unless `--fail-on` decides
+    /// it), and what it includes and excludes.
+    static func configChanges(old: ProjectConfig?, new: ProjectConfig?, failOnGiven: Bool, path: String, text: String) -> [Change] {
+        var changes: [Change] = []
+        func line(of word: String) -> Int { lineNumber(of: word, in: text) }
         if !failOnGiven {
             let before = old?.failOn ?? .some(.warning), after = new?.failOn ?? .some(.warning)
             if let before, after.map({ $0 > before }) ?? true {
@@ -85,7 +114,11 @@ public struct GateChanges {
 
     /// The first line (1-based) holding `word`, or 1.
     static func lineNumber(of word: String, in text: String) -> Int {
-        guard let range = text.range(of: word) else { return 1 }
+        lineNumberIfPresent(of: word, in: text) ?? 1
+    }
+
+    static func lineNumberIfPresent(of word: String, in text: String) -> Int? {
+        guard let range = text.range(of: word) else { return nil }
         return text[..<range.lowerBound].filter { $0 == "\n" }.count + 1
     }
 

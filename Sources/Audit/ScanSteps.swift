@@ -142,7 +142,7 @@ extension Audit {
             changes.classify(&result.findings, absolutePaths: result.absolutePaths)
             guard !request.allowGateChanges else { return }
             var texts: [String: String] = [:]
-            let gate = try gateChanges(changes, failOnGiven: request.failOn != nil, baselinePath: baselinePath, texts: &texts)
+            let gate = try gateChanges(changes, failOnGiven: request.failOn != nil, baselinePath: baselinePath, paths: paths, result: result, texts: &texts)
             let (findings, absolutePaths) = GateChanges.findings(gate, base: setup.currentDirectory, texts: texts)
             result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
             result.absolutePaths.merge(absolutePaths) { current, _ in current }
@@ -152,19 +152,41 @@ extension Audit {
         }
     }
 
-    /// What the change under review does to the gate: `.loadaudit.yml` and the baseline against
-    /// their versions at the merge base.
-    private func gateChanges(_ changes: GitChanges, failOnGiven: Bool, baselinePath: String?, texts: inout [String: String]) throws -> [GateChanges.Change] {
+    /// What the change under review does to the gate: `.loadaudit.yml`, the rules files it and the
+    /// command line name, and the baseline, against their versions at the merge base. A rule whose
+    /// match changed is run in its old version too: what it finds that the new one does not is a
+    /// weakening (`paths`, `result`: this scan's, to compare with).
+    private func gateChanges(_ changes: GitChanges, failOnGiven: Bool, baselinePath: String?, paths: [String], result: ScanResult,
+                             texts: inout [String: String]) throws -> [GateChanges.Change] {
         var found: [GateChanges.Change] = []
+        var configText = ""
         if let config {
-            let text = (try? String(contentsOfFile: config.path, encoding: .utf8)) ?? ""
-            texts[config.path] = text
-            // The merge base's configuration, read as if it were here; one that no longer reads (or
-            // names rules that are gone) is compared as no configuration.
-            let old = changes.textAtMergeBase(of: config.path).flatMap { try? ProjectConfig.parse($0, path: config.path) }
-            let oldRules = try (try? Self.rules(setup, config: old)) ?? Self.rules(setup, config: nil)
-            found += GateChanges.configChanges(old: old, new: config, oldRules: oldRules, newRules: ruleSet,
-                                               failOnGiven: failOnGiven, path: config.path, text: text)
+            configText = (try? String(contentsOfFile: config.path, encoding: .utf8)) ?? ""
+            texts[config.path] = configText
+        }
+        // The merge base's configuration and rules files, read as if they were here; a version that no
+        // longer reads (or names rules that are gone) is compared as no configuration, or as the
+        // rules read from the files on disk.
+        let old = config.flatMap { config in changes.textAtMergeBase(of: config.path).flatMap { try? ProjectConfig.parse($0, path: config.path) } }
+        let atMergeBase = RulesFileVersion.other { changes.textAtMergeBase(of: $0) }
+        let oldRules = try (try? Self.rules(setup, config: old, version: atMergeBase)) ?? (try? Self.rules(setup, config: nil, version: atMergeBase))
+            ?? Self.rules(setup, config: old)
+        for path in rulesFilePaths() { texts[path] = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        found += GateChanges.ruleChanges(old: oldRules, new: ruleSet, configPath: config?.path, texts: texts)
+        if let config {
+            found += GateChanges.configChanges(old: old, new: config, failOnGiven: failOnGiven, path: config.path, text: configText)
+        }
+        // Rules whose match changed: what their old version finds here that the new one does not.
+        let changed = Set(oldRules.rules.filter { rule in
+            ruleSet.rules.first { $0.id == rule.id }.map { oldRules.matchingKey(of: rule) != ruleSet.matchingKey(of: $0) } ?? false
+        }.map(\.id))
+        if !changed.isEmpty {
+            var oldScanner = ProjectScanner(engine: RuleEngine(ruleSet: oldRules), discovery: scanner.discovery, jobs: scanner.jobs)
+            oldScanner.trace = scanner.trace
+            let before = try oldScanner.scan(paths, within: projectRoot(for: paths))
+            let now = Set(result.findings.map { "\($0.ruleId)|\($0.file)|\($0.start.line)|\($0.start.column)" })
+            let lost = before.findings.filter { changed.contains($0.ruleId) && !now.contains("\($0.ruleId)|\($0.file)|\($0.start.line)|\($0.start.column)") }
+            found += GateChanges.narrowedRules(lost, new: ruleSet, texts: texts)
         }
         if let baselinePath, let new = try? BaselineFile.read(baselinePath) {
             let text = (try? String(contentsOfFile: baselinePath, encoding: .utf8)) ?? ""

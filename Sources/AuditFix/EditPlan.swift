@@ -9,6 +9,8 @@ public enum EditPlan {
     /// Findings whose edits can be applied together: each finding's edits are taken whole or not at
     /// all, and a finding that overlaps one already taken waits for the next pass (the outer usage goes
     /// first: earliest start, then widest span), so nested usages come out right after re-parsing.
+    /// An edit the very same as one already taken (the `import` two fixes of a file need) is shared,
+    /// not an overlap: `apply` makes it once.
     public static func select(_ findings: [Finding]) -> [Finding] {
         let ordered = findings.filter { !$0.edits.isEmpty }.sorted { lhs, rhs in
             if lhs.start.byteOffset != rhs.start.byteOffset { return lhs.start.byteOffset < rhs.start.byteOffset }
@@ -16,11 +18,14 @@ public enum EditPlan {
             return lhs.ruleId < rhs.ruleId
         }
         var taken: [Range<Int>] = []
+        var takenEdits: Set<TextEdit> = []
         var selected: [Finding] = []
         for finding in ordered {
-            let ranges = finding.edits.map(\.range) + [finding.start.byteOffset..<finding.end.byteOffset]
+            let own = finding.edits.filter { !takenEdits.contains($0) }
+            let ranges = own.map(\.range) + [finding.start.byteOffset..<finding.end.byteOffset]
             if ranges.contains(where: { range in taken.contains { overlaps($0, range) } }) { continue }
             taken.append(contentsOf: ranges)
+            takenEdits.formUnion(own)
             selected.append(finding)
         }
         return selected
@@ -32,9 +37,11 @@ public enum EditPlan {
         return a.lowerBound < b.upperBound && b.lowerBound < a.upperBound
     }
 
-    /// Applies non-overlapping edits in one pass over the old bytes (back to front is not needed).
+    /// Applies non-overlapping edits in one pass over the old bytes (back to front is not needed); an
+    /// edit given twice is made once.
     public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
-        let sorted = edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var seen: Set<TextEdit> = []
+        let sorted = edits.filter { seen.insert($0).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var cursor = 0

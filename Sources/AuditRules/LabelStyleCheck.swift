@@ -54,6 +54,8 @@ struct LabelStyleCheck {
             end: SourcePoint(line: end.line, column: end.column, byteOffset: node.endByte),
             symbol: "label", message: Candidate.message(rule.message, reasons: [reason]), replacement: nil, fix: .manual
         )
-        return Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: [reason])
+        var candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: [reason])
+        candidate.ruleModule = rule.module
+        return candidate
     }
 }

@@ -5,6 +5,7 @@
 // files are selected, read or reported.
 
 import AuditModel
+import AuditProject
 import Foundation
 import SwiftGrammar
 import TreeSitter
@@ -16,6 +17,14 @@ public struct FileAnalysis: Sendable, Codable {
     public let topLevelTypes: Set<String>
     public let imports: Set<String>
     public let exportedImports: Set<String>
+    /// Types extended at the top level, and the top-level functions and variables and extension
+    /// members declared (for the project model: whose name a rule sees).
+    public var extendedTypes: Set<String> = []
+    public var declaredMembers: Set<String> = []
+    /// For a `Package.swift`: the targets it declares.
+    public var manifest: PackageManifest? = nil
+    /// Where an `import` a fix needs goes.
+    public var importInsertion: ImportInsertion? = nil
     /// Syntax errors the file really has (not the grammar's known gaps).
     public let syntaxErrors: [TextPosition]
     public let suppressions: [Suppression]
@@ -33,6 +42,13 @@ public struct FileAnalysis: Sendable, Codable {
 
     var contributesNothing: Bool {
         candidates.isEmpty && suppressions.isEmpty && topLevelTypes.isEmpty && exportedImports.isEmpty && (rotation?.isEmpty ?? true)
+            && extendedTypes.isEmpty && declaredMembers.isEmpty && manifest == nil
+    }
+
+    /// What the project model needs of this file.
+    public var moduleFacts: ModuleFileFacts {
+        ModuleFileFacts(imports: imports, exportedImports: exportedImports, declaredTypes: topLevelTypes,
+                        extendedTypes: extendedTypes, declaredMembers: declaredMembers)
     }
 }
 
@@ -57,18 +73,46 @@ public struct Candidate: Sendable, Codable {
     }
 
     func lowered(to fix: FixClass, because reason: String) -> Candidate {
-        Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
+        var lowered = Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
+        lowered.ruleModule = ruleModule
+        lowered.replacementModules = replacementModules
+        return lowered
     }
 
     func downgraded(to fix: FixClass, because reason: String) -> Finding {
-        let finding = self.finding
-        return Finding(
-            ruleId: finding.ruleId, severity: finding.severity, file: finding.file, start: finding.start, end: finding.end,
-            symbol: finding.symbol, message: Candidate.message(ruleMessage, reasons: reasons + [reason]),
-            replacement: finding.replacement, fix: max(finding.fix, fix), edits: finding.edits
-        )
+        settled(lowering: (fix, reason))
     }
 
+    /// The finding once its file's place in the project is known: lowered for a reason, with more
+    /// edits (an `import`) and what they do said in its message.
+    func settled(lowering: (fix: FixClass, reason: String)? = nil, adding edits: [TextEdit] = [], because note: String? = nil) -> Finding {
+        let finding = self.finding
+        guard lowering != nil || !edits.isEmpty else { return finding }
+        let more = [lowering?.reason, note].compactMap { $0 }
+        var settled = Finding(
+            ruleId: finding.ruleId, severity: finding.severity, file: finding.file, start: finding.start, end: finding.end,
+            symbol: finding.symbol, message: Candidate.message(ruleMessage, reasons: reasons + more),
+            replacement: finding.replacement, fix: max(finding.fix, lowering?.fix ?? finding.fix), edits: finding.edits + edits
+        )
+        // A finding lowered here has always been fingerprinted without its scope and snippet (see
+        // AuditBaseline's Fingerprint): kept so, or every baseline entry of one would turn new.
+        if lowering == nil {
+            settled.scope = finding.scope
+            settled.snippet = finding.snippet
+        }
+        settled.related = finding.related
+        settled.fingerprint = finding.fingerprint
+        settled.baseline = finding.baseline
+        settled.shownLine = finding.shownLine
+        return settled
+    }
+
+    /// The module that declares the rule's deprecated API (`module:`), and the modules its replacement
+    /// needs imported (`replacement-module:`).
+    var ruleModule: String? = nil
+    var replacementModules: [String] = []
+
+    /// An unqualified use of a name of `module`: whose it is depends on what the file sees.
     public struct ModuleCheck: Sendable, Codable {
         public let module: String
         public let fileImports: Set<String>
@@ -167,7 +211,7 @@ public struct RuleEngine: Sendable {
                 return true
             }
         })
-        return FileAnalysis(
+        var analysis = FileAnalysis(
             file: file,
             candidates: candidates,
             topLevelTypes: facts.topLevelTypes,
@@ -177,17 +221,29 @@ public struct RuleEngine: Sendable {
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
             rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, hints: hints ?? .everything)
         )
+        analysis.extendedTypes = facts.extendedTypes
+        analysis.declaredMembers = facts.declaredMembers
+        analysis.importInsertion = facts.importInsertion
+        if SwiftPackageManifest.isManifest(path: file) { analysis.manifest = SwiftPackageManifest.read(tree) }
+        return analysis
     }
 
     /// A `pattern` rule's finding at `node`, when the node has the pattern's shape: its edits change
     /// only the tokens the replacement changes (see `SwiftPattern.edits`). A lone name matches a whole
     /// word that is not a declaration's own name.
     private func patternCandidate(_ rule: Rule, at node: Node, path: [Node], file: String, facts: SwiftFileFacts) -> Candidate? {
-        guard let pattern = rule.pattern, let match = pattern.match(node) else { return nil }
+        guard let pattern = rule.pattern, let match = pattern.match(node, module: rule.module) else { return nil }
         let source = node.tree.source
+        var qualified = match.isQualified
         if node.childCount == 0 {
             guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
             if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return nil }
+            // A lone name written after a qualifier: the module's (`LegacyDesignSystem.HUD`), or another
+            // module's or type's, which is not this rule's.
+            if let module = rule.module, let qualifier = SwiftExpressions.qualifier(of: node, ancestors: path) {
+                guard qualifier == module else { return nil }
+                qualified = true
+            }
         }
         let range = pattern.reportedRange(match, replacement: rule.rewrite)
         let start = source.position(ofByte: range.lowerBound), end = source.position(ofByte: range.upperBound)
@@ -225,7 +281,10 @@ public struct RuleEngine: Sendable {
         )
         finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
         finding.snippet = Self.snippet(source, finding)
-        let candidate = Candidate(finding: finding, moduleCheck: nil, ruleMessage: rule.message, reasons: reasons)
+        var candidate = Candidate(finding: finding, moduleCheck: rule.module.flatMap { qualified ? nil : Candidate.ModuleCheck(module: $0, fileImports: facts.imports) },
+                                  ruleMessage: rule.message, reasons: reasons)
+        candidate.ruleModule = rule.module
+        candidate.replacementModules = rule.replacementModules
         return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
     }
 
@@ -254,16 +313,16 @@ public struct RuleEngine: Sendable {
     }
 
     /// Settles the candidates of all files against each other and returns the findings in report order.
-    public func resolve(_ analyses: [FileAnalysis]) -> [Finding] {
-        resolveWithContext(analyses).findings
+    public func resolve(_ analyses: [FileAnalysis], model: ProjectModel? = nil) -> [Finding] {
+        resolveWithContext(analyses, model: model).findings
     }
 
     /// `resolve`, with the project context it built: a fix judges its rewrites against it.
-    public func resolveWithContext(_ analyses: [FileAnalysis]) -> (findings: [Finding], context: ProjectContext) {
+    public func resolveWithContext(_ analyses: [FileAnalysis], model: ProjectModel? = nil) -> (findings: [Finding], context: ProjectContext) {
         // Only the files that can matter: going through every empty analysis of a large tree took
         // milliseconds on the thread the report waits for.
         let contributing = analyses.filter { !$0.contributesNothing }
-        let context = ProjectContext(contributing)
+        let context = ProjectContext(contributing, model: model)
         return (contributing.flatMap { resolve($0, in: context) }.sorted(by: Finding.reportOrder), context)
     }
 
@@ -323,64 +382,98 @@ public struct RuleEngine: Sendable {
 
     /// The findings of one file, judged with facts from the whole project, before suppressions.
     ///
-    /// When the project declares its own type named like a module's component, an unqualified use is
-    /// judged by imports. An own type built on the module itself (its file imports nothing else, e.g.
-    /// `struct ProgressView: View`) shadows the module's everywhere: dropped. An own type built on
-    /// another framework (`class ProgressView: UIView`, its file imports UIKit): a file without the
-    /// module uses the app's (dropped); a file with the module but not that framework uses the
-    /// module's (kept); a file with both is ambiguous (kept, fix at most `unsafe`, and the message
-    /// says why).
+    /// A rule with `module:` is about that module's name: a use in the module's own files is its
+    /// code, not a use (not reported). An unqualified use elsewhere is judged by what the file sees
+    /// (`ProjectModel.visibility`): when no module it sees declares the name too, it is the rule's;
+    /// when another module it sees does, the use is that module's unless the rule's module is seen
+    /// too (then it is ambiguous: kept, at most `unsafe`, the message says why). The file's own
+    /// module wins (Swift's own rule) where the module is exact (a package target); an Xcode
+    /// project's folder may hold several targets, so there the declaring file's frameworks decide:
+    /// an own type built on the rule's module alone (`struct ProgressView: View`) shadows it; one
+    /// built on another framework (`class ProgressView: UIView`) is the file's where the file sees
+    /// that framework and not the rule's module, the rule's where it sees only the rule's module,
+    /// and ambiguous where it sees both. A fix whose replacement needs a module the file does not
+    /// see (`replacement-module:`) adds its `import`.
     public static func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
+        let model = context.model
+        let fileModule = model.module(of: analysis.file)
+        let visibility = fileModule.map { model.visibility(of: $0, imports: analysis.imports) }
         var findings: [Finding] = []
         for candidate in analysis.candidates {
-            guard let check = candidate.moduleCheck, let owners = context.declarations[candidate.finding.symbol] else {
-                findings.append(candidate.finding)
-                continue
+            let lowering: (fix: FixClass, reason: String)?
+            switch judge(candidate, fileModule: fileModule, visibility: visibility, model: model) {
+            case .notAUse: continue
+            case .use: lowering = nil
+            case .ambiguous(let reason): lowering = (.unsafe, reason)
             }
-            let imports = check.fileImports.union(context.exportedImports)
-            guard imports.contains(check.module) else { continue }
-            let baseModules: Set<String> = [check.module, "Foundation", "Swift"]
-            let ownerFrameworks = owners.reduce(into: Set<String>()) { $0.formUnion($1.imports) }.subtracting(baseModules)
-            // An own type built on the module itself (`struct ProgressView: View`) shadows the module's
-            // everywhere in the app: unqualified uses are the app's.
-            if ownerFrameworks.isEmpty { continue }
-            guard !imports.isDisjoint(with: ownerFrameworks) else {
-                findings.append(candidate.finding)
-                continue
+            var edits: [TextEdit] = []
+            var note: String?
+            if !candidate.replacementModules.isEmpty, max(candidate.finding.fix, lowering?.fix ?? .safe) != .manual, !candidate.finding.edits.isEmpty,
+               let insertion = analysis.importInsertion {
+                let missing = candidate.replacementModules.filter { name in
+                    !(visibility?.sees(name, in: model) ?? analysis.imports.contains(name)) && fileModule.map { model.modules[$0].name } != name
+                }
+                if !missing.isEmpty {
+                    edits = [TextEdit(range: insertion.offset..<insertion.offset, text: insertion.text(importing: missing))]
+                    note = "the fix adds " + missing.map { "import \($0)" }.joined(separator: ", ")
+                }
             }
-            let owner = owners.map(\.file).sorted()[0]
-            findings.append(candidate.downgraded(
-                to: .unsafe,
-                because: "the project declares its own \(candidate.finding.symbol) in \(owner): check that this is \(check.module)'s"
-            ))
+            findings.append(candidate.settled(lowering: lowering, adding: edits, because: note))
         }
         return findings.sorted(by: Finding.reportOrder)
     }
-}
 
-/// What every file needs to know about the others: who declares which top-level types, with which
-/// imports, and which modules are re-exported to all files.
-public struct ProjectContext: Sendable {
-    public struct Declaration: Sendable {
-        public let file: String
-        public let imports: Set<String>
+    /// What a candidate is, once the file's place in the project is known.
+    private enum Verdict {
+        /// Someone else's name (another module's, the file's own), or the rule's module's own code.
+        case notAUse
+        case use
+        /// A use of the rule's name, or of another module's of the same name: a person checks which.
+        case ambiguous(String)
     }
 
-    public let declarations: [String: [Declaration]]
-    public let exportedImports: Set<String>
+    private static func judge(_ candidate: Candidate, fileModule: Int?, visibility: ProjectModel.Visibility?, model: ProjectModel) -> Verdict {
+        guard let ruleModule = candidate.ruleModule ?? candidate.moduleCheck?.module else { return .use }
+        // The deprecated module's own code: its declarations, extensions and previews go with it.
+        if let fileModule, model.modules[fileModule].name == ruleModule { return .notAUse }
+        guard let check = candidate.moduleCheck, let visibility, let fileModule else { return .use }
+        let symbol = candidate.finding.symbol
+        let owners = (model.declarations[symbol] ?? []).filter { visibility.modules.contains($0.module) && model.modules[$0.module].name != ruleModule }
+        guard !owners.isEmpty else { return .use }
+        let seesRuleModule = visibility.sees(ruleModule, in: model)
+        let own = owners.filter { $0.module == fileModule }
+        let others = owners.filter { $0.module != fileModule }
+        let bothImported = { (other: Int) in
+            Verdict.ambiguous("\(symbol) is declared by \(ruleModule) and by \(model.modules[other].name), both imported here: check which this is")
+        }
+        guard seesRuleModule else { return .notAUse }
+        guard !own.isEmpty else { return bothImported(others[0].module) }
+        let ownTypes = own.filter(\.isType)
+        let module = model.modules[fileModule]
+        // A member of the same name (an extension's `cardStyle`): which one a call takes is for a person.
+        if ownTypes.isEmpty { return .ambiguous("\(module.name) declares its own \(symbol) in \(own.map(\.file).sorted()[0]): check that this is \(ruleModule)'s") }
+        // A type of the file's own module shadows an imported one (Swift's rule), where the module is exact.
+        if !module.kind.isApproximate { return .notAUse }
+        let baseModules: Set<String> = [ruleModule, "Foundation", "Swift"]
+        let ownerFrameworks = ownTypes.reduce(into: Set<String>()) { $0.formUnion($1.imports) }.subtracting(baseModules)
+        // An own type built on the rule's module itself (`struct ProgressView: View`) shadows it everywhere in the module.
+        if ownerFrameworks.isEmpty { return .notAUse }
+        let seen = check.fileImports.union(visibility.external).union(visibility.modules.map { model.modules[$0].name })
+        guard !seen.isDisjoint(with: ownerFrameworks) else { return others.first.map { bothImported($0.module) } ?? .use }
+        return .ambiguous("the project declares its own \(symbol) in \(ownTypes.map(\.file).sorted()[0]): check that this is \(ruleModule)'s")
+    }
+}
+
+/// What every file needs to know about the others: the project model (modules, who declares which
+/// names, what each file sees) and the pieces of rotating text.
+public struct ProjectContext: Sendable {
+    public let model: ProjectModel
     public let rotation: RotationIndex
 
-    public init(_ analyses: [FileAnalysis]) {
-        var declarations: [String: [Declaration]] = [:]
-        var exported: Set<String> = []
-        for analysis in analyses {
-            for name in analysis.topLevelTypes {
-                declarations[name, default: []].append(Declaration(file: analysis.file, imports: analysis.imports))
-            }
-            exported.formUnion(analysis.exportedImports)
-        }
-        self.declarations = declarations
-        exportedImports = exported
+    /// The context of these analyses in `model`; without one, every file is taken for one module of
+    /// an Xcode-like project (a single file's examples, tests).
+    public init(_ analyses: [FileAnalysis], model: ProjectModel? = nil) {
+        self.model = model ?? ProjectModel.singleModule(analyses.map { ($0.file, $0.moduleFacts) })
         rotation = RotationIndex(analyses.compactMap(\.rotation))
     }
 }

@@ -156,8 +156,12 @@ public struct Rule: Sendable {
     public var kind: RuleKind = .component
     /// The deprecated type name (for `component` rules).
     public let component: String
-    /// The module the name comes from (e.g. SwiftUI) when the app does not own it.
+    /// The module that declares the deprecated API (`module:`, e.g. SwiftUI, or a module of the
+    /// project): a use counts only where that module is seen, and never in the module's own files.
     public let module: String?
+    /// The modules the replacement needs (`replacement-module:`): a fix adds `import` for each one
+    /// the file does not see.
+    public var replacementModules: [String] = []
     public internal(set) var severity: Severity
     public let message: String
     public let help: String?
@@ -330,23 +334,33 @@ public struct RuleSet: Sendable {
         return parts.joined(separator: ";")
     }
 
+    /// What a rule matches and how it rewrites, as text: not its severity, message or help. Two
+    /// versions of a rule with the same key find the same code (the gate compares them).
+    public func matchingKey(of rule: Rule) -> String {
+        Self.key(of: rule, withWording: false)
+    }
+
+    private static func key(of rule: Rule, withWording: Bool) -> String {
+        [
+            rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", withWording ? rule.severity.rawValue : "", withWording ? rule.message : "", rule.fix.rawValue,
+            rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
+            "\(rule.label.map { "\($0.arguments),\($0.closures),\($0.defaultLabel ?? "")" } ?? "")",
+            rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
+            rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",
+            rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
+            rule.rotation?.cacheKey ?? "",
+            rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
+            rule.pattern?.text ?? "", rule.rewrite?.text ?? "",
+            Self.valuesKey(rule.values), rule.replacementModules.joined(separator: ","),
+        ].joined(separator: "\u{1F}")
+    }
+
     /// A text that changes whenever anything that affects a file's analysis changes: every rule's
     /// settings, the protected names, the sizes. Keys the result cache.
     public var cacheKey: String {
         var parts: [String] = []
         for rule in rules.sorted(by: { $0.id < $1.id }) {
-            parts.append([
-                rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", rule.severity.rawValue, rule.message, rule.fix.rawValue,
-                rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
-                "\(rule.label.map { "\($0.arguments),\($0.closures),\($0.defaultLabel ?? "")" } ?? "")",
-                rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
-                rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",
-                rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
-                rule.rotation?.cacheKey ?? "",
-                rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
-                rule.pattern?.text ?? "", rule.rewrite?.text ?? "",
-                Self.valuesKey(rule.values),
-            ].joined(separator: "\u{1F}"))
+            parts.append(Self.key(of: rule, withWording: true))
         }
         parts.append(protectedNames.sorted().joined(separator: ","))
         if let sizes {

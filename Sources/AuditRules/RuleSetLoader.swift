@@ -10,7 +10,7 @@ enum RuleSetLoader {
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
         "kind", "display-calls", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
-        "match", "replace", "examples", "values",
+        "match", "replace", "examples", "values", "replacement-module",
     ]
 
     static func load(text: String, file: String) throws -> RuleSet {
@@ -135,10 +135,10 @@ enum RuleSetLoader {
         if let replacement { try checkPlaceholders(replacement, size: size, label: label, sizes: sizes, fields: fields, reader) }
         let determinate = try fields["determinate"].map { try readDeterminate($0, reader) }
         let style = try fields["style"].map { try readStyle($0, reader) }
-        return Rule(
+        var rule = Rule(
             id: id,
             component: component,
-            module: try fields["module"].map { try reader.nonEmptyString($0, "module") },
+            module: try readModule(fields, reader),
             severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
             message: try reader.nonEmptyString(try required("message"), "message"),
             help: try fields["help"].map { try reader.string($0, "help") },
@@ -153,6 +153,30 @@ enum RuleSetLoader {
             origin: "\(reader.file):\(node.mark?.line ?? 0)",
             helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
         ).withExamples(try fields["examples"].map { try readExamples($0, reader) })
+        rule.replacementModules = try readReplacementModules(fields, reader)
+        if !rule.replacementModules.isEmpty, replacement == nil {
+            throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no replacement")
+        }
+        return rule
+    }
+
+    /// `module:` one Swift module name.
+    static func readModule(_ fields: [String: Node], _ reader: YAMLReader) throws -> String? {
+        guard let node = fields["module"] else { return nil }
+        let module = try reader.nonEmptyString(node, "module")
+        guard isTypeName(module) else { throw reader.error(node, "module '\(module)' must be one Swift module name") }
+        return module
+    }
+
+    /// `replacement-module:` a module name or a list of them.
+    static func readReplacementModules(_ fields: [String: Node], _ reader: YAMLReader) throws -> [String] {
+        guard let node = fields["replacement-module"] else { return [] }
+        let names = node.scalar != nil ? [try reader.nonEmptyString(node, "replacement-module")] : try reader.stringList(node, "replacement-module")
+        for name in names where !isTypeName(name) {
+            throw reader.error(node, "replacement-module '\(name)' must be a Swift module name")
+        }
+        guard !names.isEmpty else { throw reader.error(node, "replacement-module is empty") }
+        return names
     }
 
     /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ...}]}`.
@@ -266,6 +290,10 @@ enum RuleSetLoader {
                 rule.droppableArguments.insert(name)
             }
         }
+        rule.replacementModules = try readReplacementModules(fields, reader)
+        if !rule.replacementModules.isEmpty, rule.rewrite == nil {
+            throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no 'replace'")
+        }
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
@@ -362,12 +390,12 @@ enum RuleSetLoader {
 
     /// `rotating-text` and `label-style` rules: no component, no replacement (fix is always manual).
     private static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
-        let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples"]
+        let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples", "module"]
         let allowed: Set<String>
         switch kind {
         case .rotatingText: allowed = common.union(["display-calls", "clocks", "random-picks"])
         case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
-        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments"])
+        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"])
         case .component: allowed = ruleKeys
         }
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -379,7 +407,7 @@ enum RuleSetLoader {
             throw reader.error(fixNode, "a \(kind.rawValue) rule has no automatic rewrite: its fix is manual")
         }
         var rule = Rule(
-            id: id, kind: kind, component: "", module: nil,
+            id: id, kind: kind, component: "", module: try readModule(fields, reader),
             severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
             message: try reader.nonEmptyString(messageNode, "message"),
             help: try fields["help"].map { try reader.string($0, "help") },

@@ -446,6 +446,9 @@ struct UsageMatcher {
         let check = rule.module.flatMap { module -> Candidate.ModuleCheck? in
             qualified ? nil : Candidate.ModuleCheck(module: module, fileImports: facts.imports)
         }
-        return Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
+        var candidate = Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
+        candidate.ruleModule = rule.module
+        candidate.replacementModules = rule.replacementModules
+        return candidate
     }
 }

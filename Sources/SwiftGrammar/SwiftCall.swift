@@ -89,6 +89,27 @@ public enum SwiftExpressions {
         return SwiftModifier(name: name.text, call: call, navigation: navigation)
     }
 
+    /// The name written before `name` (a `simple_identifier` or `type_identifier`; `ancestors` are its
+    /// ancestors outermost first, as the engine's walk has them): `Module` of `Module.Name` in an
+    /// expression or a type; nil when nothing qualifies it.
+    public static func qualifier(of name: Node, ancestors: [Node]) -> String? {
+        guard let parent = ancestors.last else { return nil }
+        switch parent.type {
+        case "navigation_suffix":
+            guard ancestors.count >= 2 else { return nil }
+            let navigation = ancestors[ancestors.count - 2]
+            guard navigation.type == "navigation_expression", let target = navigation.child(byField: "target"),
+                  target.type == "simple_identifier" || target.type == "type_identifier" else { return nil }
+            return target.text
+        case "user_type":
+            let names = parent.namedChildren.filter { $0.type == "type_identifier" }
+            guard let index = names.firstIndex(of: name), index > 0 else { return nil }
+            return names[index - 1].text
+        default:
+            return nil
+        }
+    }
+
     /// The last simple name of a reference: `c` for `a.b.c`, `Text` for `Text`, nil for other shapes.
     public static func lastName(of node: Node) -> String? {
         switch node.type {

@@ -157,19 +157,48 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         public let node: Node
         public let bindings: [String: Range<Int>]
         let tokenRanges: [Range<Int>]
+        /// Whether a name of the pattern was written with the module's name before it (`Module.Name`).
+        public let isQualified: Bool
     }
 
-    /// The match of this pattern at `node`, if the node has its shape.
-    public func match(_ node: Node) -> Match? {
-        var state = MatchState(source: node.tree.source)
+    /// The match of this pattern at `node`, if the node has its shape. A name of the pattern also
+    /// matches `Name.init` where it is called, and, given the `module` that declares it,
+    /// `module.Name` (`LegacyDesignSystem.HUD.show(...)` for `HUD.show($MESSAGE)`).
+    public func match(_ node: Node, module: String? = nil) -> Match? {
+        var state = MatchState(source: node.tree.source, module: module)
         guard state.matches(root, node) else { return nil }
-        return Match(node: node, bindings: state.bindings, tokenRanges: state.ranges)
+        return Match(node: node, bindings: state.bindings, tokenRanges: state.ranges, isQualified: state.qualified)
     }
 
     private struct MatchState {
         let source: SourceText
+        let module: String?
         var bindings: [String: Range<Int>] = [:]
         var ranges: [Range<Int>] = []
+        var qualified = false
+
+        init(source: SourceText, module: String?) {
+            self.source = source
+            self.module = module
+        }
+
+        /// A name of the pattern written `Module.Name` (given the rule's module) or, as a callee,
+        /// `Name.init`: the whole navigation stands for the name.
+        mutating func matchesSpelledOut(_ shape: Shape, _ node: Node) -> Bool {
+            guard node.type == "navigation_expression", shape.children.isEmpty, shape.metavariable == nil,
+                  identifierTypes.contains(shape.type), let name = shape.text,
+                  let target = node.child(byField: "target"), target.type == "simple_identifier",
+                  let suffix = node.child(byField: "suffix")?.child(byField: "suffix"), suffix.type == "simple_identifier" else { return false }
+            if let module, target.text == module, suffix.text == name {
+                qualified = true
+            } else if target.text == name, suffix.text == "init", let parent = node.parent, parent.type == "call_expression", parent.namedChild(at: 0) == node {
+                // `Name.init(...)`: the same call.
+            } else {
+                return false
+            }
+            ranges.append(node.byteRange)
+            return true
+        }
 
         mutating func bind(_ name: String, _ range: Range<Int>) -> Bool {
             if let bound = bindings[name] {
@@ -188,7 +217,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
                 return bind(name, node.byteRange)
             }
             let sameType = shape.type == node.type || (identifierTypes.contains(shape.type) && identifierTypes.contains(node.type))
-            guard sameType, shape.isNamed == node.isNamed, !node.isMissing else { return false }
+            guard sameType, shape.isNamed == node.isNamed, !node.isMissing else { return matchesSpelledOut(shape, node) }
             let children = node.children.filter { !isComment($0) }
             if shape.children.isEmpty {
                 guard children.isEmpty, shape.text == node.text else { return false }
