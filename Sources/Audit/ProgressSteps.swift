@@ -126,7 +126,7 @@ extension Audit {
                 }
             }
             let model = ProjectModel(
-                roots: [git.top], files: files.map { ProjectModel.File(displayPath: $0.path, absolutePath: git.top + "/" + $0.path) },
+                roots: [git.top], files: analyses.map { ProjectModel.File(displayPath: $0.file, absolutePath: git.top + "/" + $0.file) },
                 folders: projectFolders[index],
                 manifests: Dictionary(analyses.compactMap { analysis in analysis.manifest.map { (((git.top + "/" + analysis.file) as NSString).deletingLastPathComponent, $0) } },
                                       uniquingKeysWith: { first, _ in first }),

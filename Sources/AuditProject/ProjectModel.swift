@@ -198,13 +198,17 @@ public struct ProjectModel: Sendable {
     }
 
     /// The model of the files under `roots` (the walked folders, absolute), from the walk's project
-    /// folders, the manifests (by the folder of their `Package.swift`) and each file's facts (by display
-    /// path; a file without facts declares and imports nothing the model needs).
+    /// folders, the manifests (by the folder of their `Package.swift`) and the facts of the files that
+    /// matter (`files`, with `facts` by display path): the files the scan parsed. A file it did not parse
+    /// can hold no finding and declares nothing a rule asks about, so it needs no module (which keeps
+    /// the model's cost to the few files parsed, not the thousands read).
     public init(roots: [String], files: [File], folders: ProjectFolders, manifests: [String: PackageManifest],
                 facts: [String: ModuleFileFacts]) {
         let roots = roots.map(Self.trimmed)
         var modules: [SwiftModule] = []
         var moduleAtFolder: [String: Int] = [:]
+        // The folders holding those files: where a target's folder is one of several SwiftPM looks in,
+        // the one that holds them.
         var filesByFolder: Set<String> = []
         for file in files {
             var folder = Self.parent(of: file.absolutePath)

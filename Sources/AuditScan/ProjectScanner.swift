@@ -94,7 +94,7 @@ public struct ProjectScanner {
         followRotatingText(files, &outcomes, clock: clock)
         let collected = collect(files, outcomes, inputs: inputs, walkProblems: read.walk.problems, keepSources: keepSources)
         trace?("rounds done at \(clock.elapsed())")
-        let model = Self.projectModel(files: files, analyses: collected.analyses, walk: read.walk)
+        let model = Self.projectModel(collected.analyses, at: collected.analysisPaths, walk: read.walk)
         trace?("project model: \(model.modules.count) modules at \(clock.elapsed())")
         var (findings, context) = engine.resolveWithContext(collected.analyses, model: model)
         if root != nil {
@@ -241,6 +241,8 @@ public struct ProjectScanner {
         /// The parsed files' analyses: a file left unparsed has an empty one, which settles nothing
         /// (copying every file's took milliseconds that the report waited for).
         var analyses: [FileAnalysis] = []
+        /// The absolute path of each of `analyses`.
+        var analysisPaths: [String] = []
         /// The text of the files that may hold findings, for the lines reports show.
         var sources: [String: SourceText] = [:]
         var scannedFiles: [ScannedFile] = []
@@ -272,6 +274,7 @@ public struct ProjectScanner {
                 guard analyzed.parsed else { continue }
                 let analysis = analyzed.analysis
                 collected.analyses.append(analysis)
+                collected.analysisPaths.append(reference.absolutePath)
                 if inScope, analyzed.relevant, let first = analysis.syntaxErrors.first {
                     collected.filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
@@ -290,17 +293,14 @@ public struct ProjectScanner {
 
     /// The project model of the files read: modules from the walk's project folders and the parsed
     /// manifests, each file's facts from its analysis.
-    static func projectModel(files: [SourceFileReference], analyses: [FileAnalysis], walk: SourceDiscovery.Result) -> ProjectModel {
-        var absolute: [String: String] = [:]
-        absolute.reserveCapacity(files.count)
-        for file in files { absolute[file.displayPath] = file.absolutePath }
+    static func projectModel(_ analyses: [FileAnalysis], at paths: [String], walk: SourceDiscovery.Result) -> ProjectModel {
         var manifests: [String: PackageManifest] = [:]
         var facts: [String: ModuleFileFacts] = [:]
-        for analysis in analyses {
-            if let manifest = analysis.manifest, let path = absolute[analysis.file] { manifests[(path as NSString).deletingLastPathComponent] = manifest }
+        for (analysis, path) in zip(analyses, paths) {
+            if let manifest = analysis.manifest { manifests[(path as NSString).deletingLastPathComponent] = manifest }
             facts[analysis.file] = analysis.moduleFacts
         }
-        return ProjectModel(roots: walk.roots, files: files.map { ProjectModel.File(displayPath: $0.displayPath, absolutePath: $0.absolutePath) },
+        return ProjectModel(roots: walk.roots, files: zip(analyses, paths).map { ProjectModel.File(displayPath: $0.file, absolutePath: $1) },
                             folders: walk.projectFolders, manifests: manifests, facts: facts)
     }
 
