@@ -1,10 +1,14 @@
 // libFuzzer entry point for loadaudit: built by scripts/fuzz (not by SwiftPM), see docs/reliability.md.
 //
 // Each input is treated as the bytes of a .swift file and goes through what `loadaudit scan` and
-// `loadaudit fix --unsafe` do in memory: the reader's UTF-8/NUL filter, a parse, the built-in rules'
-// analysis, the per-file resolution, then the fix passes (EditPlan.select/apply, re-parse, resolve
-// again) exactly as the Fixer runs them. Broken invariants stop the run with a message (a crash for
-// libFuzzer, with the input saved as a reproducer):
+// `loadaudit fix --unsafe` do in memory: the reader's UTF-8/NUL filter, the select step's decision, a
+// parse, the built-in rules' analysis, the per-file resolution, then the fix passes (EditPlan.select/
+// apply, re-parse, resolve again) exactly as the Fixer runs them. Broken invariants stop the run with
+// a message (a crash for libFuzzer, with the input saved as a reproducer):
+//   - the select step's UTF-8 and NUL verdicts are Swift's decoder's;
+//   - a file the select step does not choose holds no finding of its own and no clock that counts;
+//   - every name the file's rotation facts state is in its bytes (what the follow-up searches);
+//   - walks that skip subtrees without their words find what whole walks find;
 //   - every finding's byte span and edits lie inside the file, its line/column agree with its offset;
 //   - edits of one selected pass never overlap (EditPlan.apply's precondition checks it too);
 //   - an accepted pass never adds syntax errors.
@@ -101,35 +105,29 @@ public func loadauditFuzzInitialize(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    // The prefilter's lexer: its NUL and UTF-8 verdicts must match the reference ones.
-    let nameIndex = FileNameIndex(bytes: bytes, clocks: selector.clockWords)
+    // The select step's reading of bytes: its NUL and UTF-8 verdicts must match the reference ones.
+    let problems = FileSelector.textProblems(bytes)
     let validUTF8 = isValidUTF8(bytes)
-    if (nameIndex.firstInvalidUTF8Offset == nil) != validUTF8 { fail("the name index's UTF-8 verdict differs from Swift's decoder") }
-    if validUTF8, nameIndex.firstNULOffset != bytes.firstIndex(of: 0) { fail("the name index's first NUL differs") }
-    // A file irrelevant by the word screen gets no name index and no round follows it: plain text that holds
-    // nothing to report and no rotation fact (checked below).
-    let irrelevantByItsWords = selector.isIrrelevantByItsWords(bytes)
-    if irrelevantByItsWords, !validUTF8 || nameIndex.firstNULOffset != nil { fail("a file irrelevant by the word screen is not plain text") }
+    if (problems.firstInvalidUTF8 == nil) != validUTF8 { fail("the select step's UTF-8 verdict differs from Swift's decoder") }
+    if validUTF8, problems.firstNUL != bytes.firstIndex(of: 0) { fail("the select step's first NUL differs") }
     // The scanner's filter (SourceReader): NUL bytes in the first 8 KB, or invalid UTF-8, are skipped.
-    guard validUTF8, (nameIndex.firstNULOffset ?? .max) >= 8192 else { return 0 }
+    guard validUTF8, (problems.firstNUL ?? .max) >= 8192 else { return 0 }
     guard let tree = parseQuickly(bytes) else { return 0 }
     let analysis = engine.analyze(tree: tree, file: "Fuzz.swift")
-    // A file the prefilter leaves unparsed on sight must hold nothing a parse reports on its own.
-    if !selector.isRelevantOnSight(nameIndex, bytes: bytes),
-       !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
-        fail("a file not parsed on sight holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
-    }
-    if irrelevantByItsWords {
-        let rotationFacts = analysis.rotation.map { $0.stringArrays.count + $0.textProperties.count + $0.timedAssignments.count + $0.displays.count } ?? 0
-        if !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty || rotationFacts > 0 {
-            fail("a file irrelevant by the word screen holds something to report or a rotation fact")
+    // A file the select step does not choose must hold nothing a parse reports on its own, and no
+    // clock that counts (it would have to be parsed to start a finding).
+    let decision = selector.decide(bytes, path: "Fuzz.swift")
+    if decision != .parse {
+        if !analysis.candidates.isEmpty || !analysis.suppressions.isEmpty || !analysis.exportedImports.isEmpty {
+            fail("a file not chosen holds \(analysis.candidates.map(\.finding.ruleId)), \(analysis.suppressions.count) suppressions, \(analysis.exportedImports)")
         }
+        if analysis.rotation?.isAnchor == true { fail("a file not chosen holds a clock that counts") }
     }
-    // The prefilter may never deny a name or a rotation fact the parser finds.
-    let denied = nameIndex.factsMissed(tree: tree, facts: analysis.rotation)
-    if !denied.isEmpty { fail("the name index denies what the parser finds: \(denied.prefix(3))") }
-    if engine.analyze(tree: tree, file: "Fuzz.swift", hints: selector.hints(for: nameIndex)).rotation != analysis.rotation {
-        fail("the name index's hints changed the rotation facts")
+    // A file left for later is parsed when its bytes mention a name its facts state: every such name
+    // must be in its bytes, as a whole word.
+    for name in analysis.rotation?.statedNames ?? [] where !FileSelector.mentionsAny(of: Set([WordHash.ofWord(name)].compactMap { $0 }), in: bytes)
+        && WordHash.ofWord(name) != nil {
+        fail("the facts state \(name), which the bytes do not mention")
     }
     let whole = wholeWalks.analyze(tree: tree, file: "Fuzz.swift")
     if whole.candidates.map(\.finding) != analysis.candidates.map(\.finding) || whole.suppressions != analysis.suppressions

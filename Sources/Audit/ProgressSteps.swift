@@ -222,26 +222,47 @@ extension Audit {
             if let version = cached[key(file)] { map[file] = version } else { list.append(file) }
         }
         let selector = scanner.selector
-        let newComponents = ruleSet.newComponents
+        let newComponents = Set(ruleSet.newComponents.map(WordHash.ofName))
         let parsers = (0..<max(1, min(setup.jobs, list.count))).compactMap { _ in try? Parser() }
-        let results = ParallelMap.map(count: list.count, contexts: parsers) { parser, index -> FileVersion in
+        // As a scan does: the versions the select step chooses, then those left for later that mention
+        // what a chosen version's clocks link by (any sample's: a version another sample does not need
+        // is parsed for nothing, never missed), and every version that names a new component.
+        var later: [Int] = []
+        let parse = { (parser: Parser, index: Int, bytes: [UInt8], namesNew: Bool) -> FileVersion in
             let file = list[index]
-            guard let bytes = blobs[file.blob] else { return .skipped }
-            let words = FileNameIndex(bytes: bytes, clocks: selector.clockWords)
-            if bytes.count > ProjectScanner.maximumFileSize || words.firstInvalidUTF8Offset != nil || (words.firstNULOffset ?? .max) < 8192 {
-                return .skipped
-            }
-            let namesNew = words.mentionsAny(newComponents)
-            // A manifest is always read: it says which modules the project has.
-            if selector.isIrrelevantByItsWords(bytes), !namesNew, !SwiftPackageManifest.isManifest(path: file.path) { return .nothing }
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return .skipped }
-            return .analysed(scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: newComponents, in: tree) : [:])
+            return .analysed(self.scanner.engine.analyze(tree: tree, file: file.path), uses: namesNew ? Self.uses(of: self.ruleSet.newComponents, in: tree) : [:])
         }
-        for (index, file) in list.enumerated() { map[file] = results[index] ?? .skipped }
+        let usable = { (file: HistoryReader.Entry) -> [UInt8]? in
+            guard let bytes = blobs[file.blob], bytes.count <= ProjectScanner.maximumFileSize, SourceReader.refusal(of: bytes) == nil else { return nil }
+            return bytes
+        }
+        let names = { (bytes: [UInt8]) in FileSelector.mentionsAny(of: newComponents, in: bytes) }
+        var results = ParallelMap.map(count: list.count, contexts: parsers) { parser, index -> (FileVersion, Bool) in
+            guard let bytes = usable(list[index]) else { return (.skipped, false) }
+            let namesNew = names(bytes)
+            let decision = selector.decide(bytes, path: list[index].path)
+            guard decision == .parse || decision == .manifest || namesNew else { return (.nothing, decision == .later) }
+            return (parse(parser, index, bytes, namesNew), false)
+        }
+        for (index, result) in results.enumerated() where result?.1 == true { later.append(index) }
+        var links = Set<String>()
+        for case (.analysed(let analysis, _), _)? in results {
+            if let facts = analysis.rotation { links.formUnion(facts.linkingNames) }
+        }
+        let followUp = FileSelector.FollowUp(links)
+        if !followUp.isEmpty, !later.isEmpty {
+            let more = ParallelMap.map(count: later.count, contexts: parsers) { parser, item -> FileVersion in
+                guard let bytes = usable(list[later[item]]), selector.wants(bytes, followUp) else { return .nothing }
+                return parse(parser, later[item], bytes, false)
+            }
+            for (item, version) in more.enumerated() { results[later[item]] = (version ?? .skipped, false) }
+        }
+        for (index, file) in list.enumerated() { map[file] = results[index]?.0 ?? .skipped }
         if let cache = scanner.cache, !list.isEmpty {
             // An unreadable blob may read next time: not kept.
             for (index, file) in list.enumerated() {
-                if let result = results[index], case .skipped = result, blobs[file.blob] == nil { continue }
+                if case .skipped? = map[file], blobs[file.blob] == nil { continue }
                 cached[key(file)] = map[file]
             }
             cache.storeVersions(cached)

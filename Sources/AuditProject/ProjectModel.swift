@@ -169,6 +169,8 @@ public struct ProjectModel: Sendable {
     public let modules: [SwiftModule]
     /// By a file's display path.
     private let moduleOfFile: [String: Int]
+    /// Each module's folder (absolute), to find the module of any path.
+    private let moduleAtFolder: [String: Int]
     /// Per module: the modules its files re-export (`@_exported import`), by name.
     private let exports: [Set<String>]
     /// Per workspace: the modules of each name.
@@ -279,6 +281,7 @@ public struct ProjectModel: Sendable {
         for (index, module) in modules.enumerated() { byName[module.workspace, default: [:]][module.name, default: []].append(index) }
         self.modules = modules
         self.moduleOfFile = moduleOfFile
+        self.moduleAtFolder = moduleAtFolder
         self.exports = exports
         self.extendedTypes = extended
         self.modulesByName = byName
@@ -294,6 +297,7 @@ public struct ProjectModel: Sendable {
     private init(singleModuleOf files: [(file: String, facts: ModuleFileFacts)]) {
         modules = [SwiftModule(name: "", kind: .folder, folder: "", workspace: "")]
         moduleOfFile = Dictionary(files.map { ($0.file, 0) }, uniquingKeysWith: { first, _ in first })
+        moduleAtFolder = [:]
         var exports: Set<String> = [], extended: Set<String> = []
         var declarations: [String: [Declaration]] = [:]
         for (file, facts) in files.sorted(by: { $0.file < $1.file }) {
@@ -310,6 +314,16 @@ public struct ProjectModel: Sendable {
 
     /// The module of a file (by display path), nil for a file the model was not built with.
     public func module(of file: String) -> Int? { moduleOfFile[file] }
+
+    /// The module a file would be in, by its absolute path (for a file the model was not built with).
+    public func module(containing absolutePath: String) -> Int? {
+        var folder = Self.parent(of: absolutePath)
+        while !folder.isEmpty {
+            if let module = moduleAtFolder[folder] { return module }
+            folder = Self.parent(of: folder)
+        }
+        return moduleAtFolder.isEmpty && !modules.isEmpty ? 0 : nil
+    }
 
     /// The files of each module, for `syntax --project`.
     public var filesByModule: [Int: [String]] {

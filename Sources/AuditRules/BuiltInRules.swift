@@ -180,11 +180,16 @@ rules:
     message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
     help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
     # What makes text change over time (the engine knows the Swift shapes; the names are data):
-    display-calls: [Text, Label]              # calls whose first argument is shown text
+    display-calls: [Text, Label, navigationTitle]   # calls whose first argument is shown text
+    display-properties: [text, title]         # UIKit text set on a view: statusLabel.text = ...
+    display-setters: [setTitle]               # button.setTitle(..., for: .normal)
     clocks:
       closures:                               # calls whose closures run later, on a clock
         scheduledTimer: a repeating Timer
         asyncAfter: DispatchQueue.main.asyncAfter
+      targets:                                # calls given a target and a #selector: its method runs on the clock
+        scheduledTimer: a repeating Timer
+        CADisplayLink: a CADisplayLink
       waits:                                  # calls that wait: the loop around one repeats
         sleep: a Task.sleep loop
       publishers:                             # values that tick ...
@@ -193,6 +198,9 @@ rules:
       time-driven-views:                      # views whose content closure is given the time
         TimelineView: a TimelineView
     random-picks: [randomElement]             # calls that pick an element at random
+    # What a clock must change for a view to show it (a file with none, and no display, holds no
+    # clock that counts): SwiftUI's property wrappers and macros, and the conformance.
+    observable-state: [State, Published, Observable, ObservableObject]
     examples:
       match:
         - |

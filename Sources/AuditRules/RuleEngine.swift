@@ -132,6 +132,7 @@ public struct RuleEngine: Sendable {
         rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
         labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
         rotation = rotatingRules.compactMap(\.rotation).reduce(RotationVocabulary()) { $0.merged(with: $1) }
+        rotationWalkWords = RotationReader.walkWords(rotation)
         let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
         let patternRules = ruleSet.rules.filter { $0.kind == .pattern && $0.pattern != nil }
         patternRulesByRootType = patternRules.reduce(into: [:]) { byType, rule in
@@ -156,6 +157,7 @@ public struct RuleEngine: Sendable {
 
     /// The rotating-text rules' names (display calls, clocks, random picks), for every file's walk.
     private let rotation: RotationVocabulary
+    private let rotationWalkWords: [[UInt8]]
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -163,9 +165,8 @@ public struct RuleEngine: Sendable {
                      suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
     }
 
-    /// The file's candidates and facts. With `hints` (what the select step saw the file's words rule
-    /// out), the rotating-text walk skips what the file cannot hold (the result is the same, sooner).
-    public func analyze(tree: Tree, file: String, hints: RotationFacts.Hints? = nil) -> FileAnalysis {
+    /// The file's candidates and facts.
+    public func analyze(tree: Tree, file: String) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
@@ -219,7 +220,7 @@ public struct RuleEngine: Sendable {
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
-            rotation: rotatingRules.isEmpty ? nil : rotationFacts(tree: tree, file: file, hints: hints ?? .everything)
+            rotation: rotatingRules.isEmpty ? nil : RotationReader.read(tree, file: file, vocabulary: rotation, walkWords: skipsUnmarkedSubtrees ? rotationWalkWords : nil)
         )
         analysis.extendedTypes = facts.extendedTypes
         analysis.declaredMembers = facts.declaredMembers
@@ -296,13 +297,6 @@ public struct RuleEngine: Sendable {
 
     private static func loweredForBrokenRegion(_ candidate: Candidate) -> Candidate {
         candidate.lowered(to: .unsafe, because: "in a region with a syntax error: check the code around it")
-    }
-
-    /// The rotating-text facts of a file, walking only the subtrees that hold a word of the kinds
-    /// `hints` leave possible.
-    private func rotationFacts(tree: Tree, file: String, hints: RotationFacts.Hints) -> RotationFacts {
-        RotationFacts(tree: tree, file: file, vocabulary: rotation,
-                      walkWords: skipsUnmarkedSubtrees ? RotationFacts.walkWords(rotation, hints: hints) : nil, hints: hints)
     }
 
     /// The span's code with every run of blanks and line breaks folded to one space, at most 120 characters.
@@ -468,12 +462,13 @@ public struct RuleEngine: Sendable {
 /// names, what each file sees) and the pieces of rotating text.
 public struct ProjectContext: Sendable {
     public let model: ProjectModel
-    public let rotation: RotationIndex
+    public let rotation: RotationResolver
 
     /// The context of these analyses in `model`; without one, every file is taken for one module of
     /// an Xcode-like project (a single file's examples, tests).
     public init(_ analyses: [FileAnalysis], model: ProjectModel? = nil) {
-        self.model = model ?? ProjectModel.singleModule(analyses.map { ($0.file, $0.moduleFacts) })
-        rotation = RotationIndex(analyses.compactMap(\.rotation))
+        let model = model ?? ProjectModel.singleModule(analyses.map { ($0.file, $0.moduleFacts) })
+        self.model = model
+        rotation = RotationResolver(analyses.compactMap { analysis in analysis.rotation.map { (analysis.file, $0, analysis.imports) } }, model: model)
     }
 }

@@ -9,7 +9,7 @@ enum RuleSetLoader {
     static let ruleKeys: Set<String> = [
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
-        "kind", "display-calls", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
+        "kind", "display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
         "match", "replace", "examples", "values", "replacement-module",
     ]
 
@@ -338,7 +338,7 @@ enum RuleSetLoader {
         return tables
     }
 
-    static let clockKeys: Set<String> = ["closures", "waits", "publishers", "receivers", "time-driven-views"]
+    static let clockKeys: Set<String> = ["closures", "targets", "waits", "publishers", "receivers", "time-driven-views"]
 
     /// A rotating-text rule's names: `display-calls`, `clocks` (each part a list of names, or a mapping
     /// of names to how a message calls them) and `random-picks`. Every name is a plain Swift name
@@ -349,16 +349,20 @@ enum RuleSetLoader {
             throw reader.error(node, "a rotating-text rule needs 'display-calls': the calls that show text (Text, Label)")
         }
         vocabulary.displayCalls = Set(try names(displayNode, "display-calls", reader).keys)
+        vocabulary.displayProperties = Set(try fields["display-properties"].map { try names($0, "display-properties", reader).keys } ?? [:].keys)
+        vocabulary.displaySetters = Set(try fields["display-setters"].map { try names($0, "display-setters", reader).keys } ?? [:].keys)
+        vocabulary.observableState = Set(try fields["observable-state"].map { try names($0, "observable-state", reader).keys } ?? [:].keys)
         guard let clocksNode = fields["clocks"] else {
             throw reader.error(node, "a rotating-text rule needs 'clocks': the calls that make code run over time (see rules/README.md)")
         }
         let clocks = try reader.mapping(clocksNode, "clocks", allowed: clockKeys)
         vocabulary.closureClocks = try clocks["closures"].map { try names($0, "clocks.closures", reader) } ?? [:]
+        vocabulary.targetClocks = try clocks["targets"].map { try names($0, "clocks.targets", reader) } ?? [:]
         vocabulary.waitClocks = try clocks["waits"].map { try names($0, "clocks.waits", reader) } ?? [:]
         vocabulary.publishers = try clocks["publishers"].map { try names($0, "clocks.publishers", reader, dotted: true) } ?? [:]
         vocabulary.receivers = Set(try clocks["receivers"].map { try names($0, "clocks.receivers", reader).keys } ?? [:].keys)
         vocabulary.timeDrivenViews = try clocks["time-driven-views"].map { try names($0, "clocks.time-driven-views", reader) } ?? [:]
-        guard !vocabulary.clockCalls.isEmpty else { throw reader.error(clocksNode, "clocks names no call (closures, waits, receivers or time-driven-views)") }
+        guard !vocabulary.clockCalls.isEmpty else { throw reader.error(clocksNode, "clocks names no call (closures, targets, waits, receivers or time-driven-views)") }
         if vocabulary.receivers.isEmpty != vocabulary.publishers.isEmpty {
             throw reader.error(clocksNode, "clocks: 'receivers' and 'publishers' go together (a receiver runs its closures at each tick of a publisher)")
         }
@@ -393,7 +397,7 @@ enum RuleSetLoader {
         let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples", "module"]
         let allowed: Set<String>
         switch kind {
-        case .rotatingText: allowed = common.union(["display-calls", "clocks", "random-picks"])
+        case .rotatingText: allowed = common.union(["display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks"])
         case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
         case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"])
         case .component: allowed = ruleKeys

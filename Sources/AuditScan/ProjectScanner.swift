@@ -15,7 +15,7 @@ import TreeSitter
 /// Runs the rules over source trees: discover files, read and parse each, match, settle across files.
 public struct ProjectScanner {
     public let engine: RuleEngine
-    /// The select step: which files are parsed, now and in later rounds (built from the engine's rules).
+    /// The select step: which files are parsed (built from the engine's rules).
     public let selector: FileSelector
     public let discovery: SourceDiscovery
     /// How many files are parsed at once (each worker parses in its own arena, with a parser per file).
@@ -25,8 +25,8 @@ public struct ProjectScanner {
     public let prefilter: Bool
     /// Where per-file results are kept between runs, when caching.
     public let cache: ResultCache?
-    /// Told what the prefilter's rounds pick and what each parse costs (`LOADAUDIT_TRACE=1` in the
-    /// CLI; for profiling, see benchmarks/README.md). Called from the workers.
+    /// Told what the select step picks and what each parse costs (`LOADAUDIT_TRACE=1` in the CLI; for
+    /// profiling, see benchmarks/README.md). Called from the workers.
     public var trace: (@Sendable (String) -> Void)?
     /// Larger files are reported and skipped: tree-sitter's offsets are 32-bit, and such files are generated.
     public static let maximumFileSize = 64 << 20
@@ -75,12 +75,12 @@ public struct ProjectScanner {
     /// findings were resolved in.
     ///
     /// The steps: discover the files (`SourceDiscovery`, a walk beside the first pass); the first pass
-    /// reads every file and parses those the select step (`FileSelector`) finds relevant on sight;
-    /// then, for rules that follow names across files, later rounds (`RotationFollower`) pick more
-    /// files from the relevant files' facts and every file's name index; last, the analyses are
-    /// resolved against each other. Only relevant files report syntax errors, with or without the
-    /// prefilter; without it every file is parsed in the first pass and the rounds only decide
-    /// relevance, so the two must give the same report.
+    /// reads every file and parses those the select step (`FileSelector`) chooses from their words,
+    /// leaving for later those that may matter only through another file's clock; the follow-up
+    /// parses the files left that mention what the chosen files' clocks link by; last, the analyses
+    /// are resolved against each other in the project model. Only chosen files report syntax errors,
+    /// with or without the prefilter; without it every file is parsed in the first pass (the select
+    /// step then only chooses), so the two must give the same report.
     /// Scans `paths`; with `root` (the project folder around them), the whole project is read so that
     /// facts from every file count, and what is reported keeps to `paths` (see `SourceDiscovery`).
     public func scanFiles(
@@ -91,9 +91,9 @@ public struct ProjectScanner {
         let read = readEveryFile(inputs, clock: clock, progress: progress)
         let files = read.files
         var outcomes = read.outcomes
-        followRotatingText(files, &outcomes, clock: clock)
+        followUp(files, &outcomes, walk: read.walk, clock: clock)
         let collected = collect(files, outcomes, inputs: inputs, walkProblems: read.walk.problems, keepSources: keepSources)
-        trace?("rounds done at \(clock.elapsed())")
+        trace?("files parsed at \(clock.elapsed())")
         let model = Self.projectModel(collected.analyses, at: collected.analysisPaths, walk: read.walk)
         trace?("project model: \(model.modules.count) modules at \(clock.elapsed())")
         var (findings, context) = engine.resolveWithContext(collected.analyses, model: model)
@@ -124,8 +124,8 @@ public struct ProjectScanner {
         func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
     }
 
-    /// The first pass: the walk finds files while the workers read each, screen its words, index its
-    /// names and parse it when the select step says so. The files in report (path) order, each one's
+    /// The first pass: the walk finds files while the workers read each, ask the select step about it
+    /// and parse it when it says so. The files in report (path) order, each one's
     /// outcome at the same index, and the walk's problems. A file reached twice (a link, a path named
     /// too) counts where the walk first reached it.
     private func readEveryFile(
@@ -150,8 +150,11 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let firstPass = FirstPass(selector, prefilter: prefilter)
-        var first = analyze(workers: jobs, tick: tick, take: feed.take, decide: firstPass.decide)
+        let selector = self.selector, prefilter = self.prefilter
+        var first = analyze(workers: jobs, tick: tick, take: feed.take, treat: { bytes, file in
+            let decision = selector.decide(bytes, path: file.displayPath)
+            return Treatment(parse: decision == .parse || decision == .manifest || !prefilter, relevant: decision == .parse, later: decision == .later)
+        })
         // Found in walk order; reported in path order.
         let (found, walk) = feed.finished()
         var identities = [SourceDiscovery.FileIdentity?](repeating: nil, count: found.count)
@@ -165,75 +168,67 @@ public struct ProjectScanner {
             if let sorted = position[index] { outcomes[sorted] = outcome }
         }
         if let trace {
-            var screenedOut = 0, deferred = 0, lexed = 0, parsed = 0
+            var skipped = 0, later = 0, parsed = 0
             for case .analyzed(let analyzed)? in outcomes {
-                if analyzed.deferred != nil { deferred += 1 } else if analyzed.lexed { lexed += 1 } else { screenedOut += 1 }
-                if analyzed.parsed { parsed += 1 }
+                if analyzed.relevant { parsed += 1 } else if analyzed.later { later += 1 } else { skipped += 1 }
             }
-            trace("read every file (\(screenedOut) irrelevant by the word screen, \(deferred) deferred, \(lexed) lexed, \(parsed) parsed) at \(clock.elapsed())")
+            trace("read every file (\(skipped) skipped by their words, \(later) left for later, \(parsed) chosen and parsed) at \(clock.elapsed())")
         }
         return (order.map { found[$0] }, outcomes, walk)
     }
 
-    /// The later rounds, for rules that follow rotating text across files: each round the select
-    /// step picks, from the relevant files' facts, the files not yet relevant that may take part, and
-    /// those are parsed (largest first) and become relevant, until a round picks none.
-    private func followRotatingText(_ files: [SourceFileReference], _ outcomes: inout [Outcome?], clock: ScanClock) {
-        guard var follower = selector.rotationFollower() else { return }
-        // What the rounds read of the outcomes, kept apart and updated as files become relevant:
-        // going through every outcome each round copied each analysis's many collections. The
-        // relevant files' rotation facts (nil for the others), and the files not yet relevant.
-        var relevantFacts = [RotationFacts?](repeating: nil, count: files.count)
-        var pending: [Int] = []
-        var deferred: [Int] = []
+    /// The files left for later (`FileDecision.later`): once the files chosen at first are parsed,
+    /// the names their clocks link by (`RotationLinks`) are known, and each file left is read again and
+    /// parsed when it mentions one (`FileSelector.wants`). One decision per file; the links come from
+    /// the chosen files only, with the prefilter or without (then every file is parsed already, and
+    /// this decides only which are chosen).
+    private func followUp(_ files: [SourceFileReference], _ outcomes: inout [Outcome?], walk: SourceDiscovery.Result, clock: ScanClock) {
+        var analyses: [FileAnalysis] = [], paths: [String] = [], later: [Int] = []
         for index in files.indices {
             guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-            if analyzed.deferred != nil {
-                deferred.append(index)
-            } else if analyzed.relevant {
-                relevantFacts[index] = analyzed.analysis.rotation
-            } else if analyzed.nameIndex != nil {
-                pending.append(index)
+            if analyzed.relevant {
+                analyses.append(analyzed.analysis)
+                paths.append(files[index].absolutePath)
             }
+            if analyzed.later { later.append(index) }
         }
-        if !deferred.isEmpty {
-            follower.textEnumsLeftOut = indexDeferredFiles(deferred, files, &outcomes, pending: pending.compactMap { outcomes[$0]?.nameIndex },
-                                                           facts: relevantFacts.compactMap { $0 })
-            // Those indexed now wait for the rounds like the others, in the same order.
-            pending = (pending + deferred.filter { outcomes[$0]?.nameIndex != nil }).sorted()
+        guard !later.isEmpty else { return }
+        let model = Self.projectModel(analyses, at: paths, walk: walk)
+        let links = RotationLinks(analyses, model: model)
+        guard !links.isEmpty else { return }
+        if let trace {
+            for (workspace, names) in links.byWorkspace.sorted(by: { $0.key < $1.key }) { trace("links in \(workspace): \(names.sorted().joined(separator: " "))") }
         }
-        let nameIndexes = outcomes.map { $0?.nameIndex }
-        let all = nameIndexes.compactMap { $0 }
-        var round = 0
-        while let chosen = follower.nextRound(facts: relevantFacts.compactMap { $0 }, pending: pending.map { nameIndexes[$0]! }, all: all) {
-            round += 1
-            trace?("round \(round): \(chosen.filter { $0 }.count) of \(pending.count) files not yet relevant (at \(clock.elapsed()))")
-            var toParse: [Int] = []
-            var stillPending: [Int] = []
-            for (index, isChosen) in zip(pending, chosen) {
-                guard isChosen else {
-                    stillPending.append(index)
-                    continue
-                }
-                if case .analyzed(let analyzed)? = outcomes[index], analyzed.parsed {
-                    analyzed.relevant = true
-                    relevantFacts[index] = analyzed.analysis.rotation
-                } else {
-                    toParse.append(index)
-                }
-            }
-            pending = stillPending
-            // Largest first: a round ends when its last file is parsed, and a large file taken last
-            // would leave the other workers idle until it is done.
-            toParse.sort { (nameIndexes[$0]?.byteCount ?? 0, $1) > (nameIndexes[$1]?.byteCount ?? 0, $0) }
-            var parsed = analyzeAll(files, indices: toParse, tick: nil, decide: { _, _ in .parse })
-            while let (index, outcome, _) = parsed.popLast() {
-                outcomes[index] = outcome
-                // Parsed as relevant; a file that can no longer be read is neither relevant nor pending.
-                if case .analyzed(let analyzed) = outcome { relevantFacts[index] = analyzed.analysis.rotation }
-            }
-            trace?("round \(round): parsed (at \(clock.elapsed()))")
+        var followUps: [String: FileSelector.FollowUp] = [:]
+        var asked: [(index: Int, followUp: FileSelector.FollowUp)] = []
+        for index in later {
+            guard let module = model.module(containing: files[index].absolutePath) else { continue }
+            let workspace = model.modules[module].workspace
+            let followUp = followUps[workspace] ?? FileSelector.FollowUp(links.byWorkspace[workspace] ?? [])
+            followUps[workspace] = followUp
+            if !followUp.isEmpty { asked.append((index, followUp)) }
         }
+        let selector = self.selector
+        let wanted = ParallelMap.map(count: asked.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
+            guard case .success(let bytes) = SourceReader.read(files[asked[item].index].absolutePath, maximumSize: Self.maximumFileSize) else { return false }
+            return selector.wants(bytes, asked[item].followUp)
+        }
+        var chosen: [Int] = []
+        for (item, wants) in wanted.enumerated() where wants == true { chosen.append(asked[item].index) }
+        trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) read again, at \(clock.elapsed()))")
+        guard prefilter else {
+            for index in chosen { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.relevant = true } }
+            return
+        }
+        // Largest first: the step ends when its last file is parsed, and a large file taken last would
+        // leave the other workers idle until it is done.
+        let sizes = chosen.map { index -> Int in
+            var info = stat()
+            return stat(files[index].absolutePath, &info) == 0 ? Int(info.st_size) : 0
+        }
+        let order = chosen.indices.sorted { (sizes[$0], chosen[$1]) > (sizes[$1], chosen[$0]) }.map { chosen[$0] }
+        var parsed = analyzeAll(files, indices: order, tick: nil, treat: { _, _ in Treatment(parse: true, relevant: true, later: false) })
+        while let (index, outcome, _) = parsed.popLast() { outcomes[index] = outcome }
     }
 
     /// What the passes leave for the resolve step and the result.

@@ -9,33 +9,29 @@ import Darwin
 private let systemRead = Darwin.read
 #endif
 
-/// Reads a file as UTF-8 source, refusing what is not Swift text, and takes its name index on the way.
+/// Reads a file as UTF-8 source, refusing what is not Swift text.
 public enum SourceReader {
     public struct Failure: Error {
         public let kind: FileProblem.Kind
         public let detail: String
     }
 
-    /// The file's bytes, checked (binary, not UTF-8), and its name index (`clocks`: see `FileNameIndex`).
-    public static func read(_ path: String, maximumSize: Int, clocks: ClockWords) -> Result<([UInt8], FileNameIndex), Failure> {
-        readBytes(path, maximumSize: maximumSize).flatMap { bytes in
-            indexNames(bytes, path: path, maximumSize: maximumSize, clocks: clocks).map { (bytes, $0) }
-        }
+    /// The file's bytes, checked (binary, not UTF-8).
+    public static func read(_ path: String, maximumSize: Int) -> Result<[UInt8], Failure> {
+        readBytes(path, maximumSize: maximumSize).flatMap { bytes in refusal(of: bytes).map { .failure($0) } ?? .success(bytes) }
     }
 
-    /// The name index of `bytes`, read from `path` (its closer readings read it again when asked), or why
-    /// the file is not Swift text.
-    static func indexNames(_ bytes: [UInt8], path: String, maximumSize: Int, clocks: ClockWords) -> Result<FileNameIndex, Failure> {
-        let nameIndex = FileNameIndex(bytes: bytes, clocks: clocks) {
-            if case .success(let again) = readBytes(path, maximumSize: maximumSize) { return again } else { return nil }
+    /// Why `bytes` are not Swift text, if they are not: a NUL byte in the first 8 KB (binary), or a
+    /// byte that is no valid UTF-8.
+    public static func refusal(of bytes: [UInt8]) -> Failure? {
+        let problems = FileSelector.textProblems(bytes)
+        if let offset = problems.firstNUL, offset < 8192 {
+            return Failure(kind: .binary, detail: "binary content (NUL bytes), not Swift source: skipped")
         }
-        if let offset = nameIndex.firstNULOffset, offset < 8192 {
-            return .failure(Failure(kind: .binary, detail: "binary content (NUL bytes), not Swift source: skipped"))
+        if let offset = problems.firstInvalidUTF8 {
+            return Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped")
         }
-        if let offset = nameIndex.firstInvalidUTF8Offset {
-            return .failure(Failure(kind: .notUTF8, detail: "not valid UTF-8 (first bad byte at offset \(offset)): skipped"))
-        }
-        return .success(nameIndex)
+        return nil
     }
 
     /// Reads into `base` from `start` until `end` or the file's end, again after a signal: how far it

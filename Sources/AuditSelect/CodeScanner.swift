@@ -111,7 +111,7 @@ enum CodeScanner {
         /// How far the tokens read so far go into a declaration's type annotation (`var name: Type`).
         var annotation = Annotation.none
         // Instance copies of the tables: a static costs a `swift_once` check on every byte.
-        let isName = Lexer.isNameByte
+        let isName = SourceBytes.isNameByte
         let isOperator = CodeScanner.isOperatorByte
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
@@ -162,7 +162,7 @@ enum CodeScanner {
                 annotation = annotationSoFar.afterName(binds: hash == letKeyword || hash == varKeyword)
                 visitName(hash, at: start)
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
-                if current <= 0x39, let suffix = Lexer.nameAfterDigits(bytes, from: start, to: index) {
+                if current <= 0x39, let suffix = SourceBytes.nameAfterDigits(bytes, from: start, to: index) {
                     visitName(suffix.hash, at: suffix.start)
                 }
                 return true

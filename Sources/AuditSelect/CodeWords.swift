@@ -18,11 +18,14 @@ public struct CodeWords: Sendable {
     /// `ProgressView(value: 0.4)`, `ProgressView("Upload", value: sent, total: size)` (none when a
     /// style in the file may make one spin).
     public private(set) var onlyInDeterminateCalls = Set<UInt64>()
+    /// Where names stand (`NamePositions`): what the rotating-text rules' words must be to count.
+    public private(set) var positions = NamePositions()
 
     public init?(bytes: [UInt8], determinate: DeterminateWatch? = nil) {
         var code = Set<UInt64>()
         var comments = Set<UInt64>()
         var calls = determinate.map(DeterminateCalls.init)
+        var positions = NamePositions.Reader()
         let finished = bytes.withUnsafeBufferPointer { buffer in
             CodeScanner.scan(buffer) { token in
                 switch token {
@@ -31,12 +34,14 @@ public struct CodeWords: Sendable {
                 default: break
                 }
                 calls?.visit(token, in: buffer)
+                positions.visit(token, in: buffer)
             }
         }
         guard finished else { return nil }
         self.code = code
         self.comments = comments
         onlyInDeterminateCalls = calls?.onlyDeterminate ?? []
+        self.positions = positions.found
     }
 
     /// Whether `word` (one name) is used in code.
@@ -49,6 +54,74 @@ public struct CodeWords: Sendable {
         words.words.contains { parts in
             !parts.isEmpty && parts.allSatisfy {
                 (code.contains($0) && !notCounting.contains($0)) || (commentNames.contains($0) && comments.contains($0))
+            }
+        }
+    }
+}
+
+/// Where names stand in code, as far as tokens tell (each set over-approximates what the parser
+/// reads, never less): the rotating-text rules' words count only so (`FileSelector`), which keeps most
+/// files that name a clock and `title` or `Text` somewhere from being parsed for nothing.
+public struct NamePositions: Sendable {
+    /// Names followed by `(` or `{` (line breaks between allowed), and `Name.init(`: what may be called.
+    public private(set) var called = Set<UInt64>()
+    /// Names after a `.` and before an assignment (or a `?`/`!` that may come before one):
+    /// `statusLabel.text = ...`, a property set on another value.
+    public private(set) var setAfterDot = Set<UInt64>()
+    /// Names after `@` (an attribute, `@State`, `@Observation.Observable`) or after `:`, `,` or `&`
+    /// (a conformance, `: ObservableObject`), and the further names of such a dotted chain.
+    public private(set) var marked = Set<UInt64>()
+
+    /// Takes the tokens of `CodeScanner` in order.
+    struct Reader {
+        var found = NamePositions()
+        /// The last name, while the token after it is still to come.
+        private var pending: (hash: UInt64, afterDot: Bool)?
+        /// The last significant token was a `.` (line breaks are not significant).
+        private var afterDot = false
+        /// The last significant token opens a mark: `@`, `:`, `,`, `&`, or a `.` after a marked name.
+        private var opensMark = false
+        /// The name before the last `.`, for `Name.init(`.
+        private var nameBeforeDot: UInt64?
+        private var lastName: UInt64?
+        private var lastNameMarked = false
+        private static let initHash = WordHash.ofName("init")
+
+        mutating func visit(_ token: CodeScanner.Token, in bytes: UnsafeBufferPointer<UInt8>) {
+            switch token {
+            case .lineBreak, .commentName:
+                return
+            case .name(let hash, _, _):
+                if afterDot, hash == Self.initHash, let named = nameBeforeDot { found.called.insert(named) }
+                let marked = opensMark
+                if marked { found.marked.insert(hash) }
+                pending = (hash, afterDot)
+                lastName = hash
+                lastNameMarked = marked
+                afterDot = false
+                opensMark = false
+            case .punctuation(let byte, _):
+                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") { found.called.insert(name.hash) }
+                let followsName = pending != nil
+                pending = nil
+                afterDot = byte == UInt8(ascii: ".")
+                nameBeforeDot = afterDot && followsName ? lastName : nil
+                opensMark = byte == UInt8(ascii: "@") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
+                    || (afterDot && followsName && lastNameMarked)
+            case .operatorRun(let assigns, let start):
+                let first = bytes[start]
+                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!") {
+                    found.setAfterDot.insert(name.hash)
+                }
+                // `?` and `!` after a name may come before the `.` of a chain or an assignment: the name
+                // stays the last one.
+                if first != UInt8(ascii: "?"), first != UInt8(ascii: "!") || assigns { pending = nil }
+                afterDot = false
+                opensMark = first == UInt8(ascii: "&") && start + 1 < bytes.count && !CodeScanner.isOperatorByte[Int(bytes[start + 1])]
+            case .stringStart, .stringEnd:
+                pending = nil
+                afterDot = false
+                opensMark = false
             }
         }
     }

@@ -1,39 +1,96 @@
-// AuditSelect: the select step of a scan, which files need parsing now and which in later rounds, so
-// that most files of a large tree are read but never parsed.
-// It owns: the word screen over raw bytes (WordSieve, in C for the byte loop), the per-file name index
-// (FileNameIndex: a lexer's names in Bloom filters), the closer readings of a few files (CodeWords,
-// DeclaredStringArrays, ClockBodyNames, TextPropertyNames) and the rounds that follow rotating text
-// across files (RotationFollower). It is fed only by what the rules declare (`SelectionNeeds`).
+// AuditSelect: the select step of a scan: which files need parsing, so that most files of a large
+// tree are read but never parsed. It owns the word screen over raw bytes (WordSieve, in C for the
+// byte loop), the closer reading of the few files that name a rule's word (CodeWords: code, not
+// comments or strings; not only determinate progress), and the follow-up decision for the files that
+// can matter only through another file's clock (a whole-word search of the names that clock's facts
+// link by). It is fed only by what the rules declare (`SelectionNeeds`, `RotationLinks`).
 // It must not: decide findings (selection never changes a report: a file it wrongly keeps is parsed
 // for nothing, and it may never wrongly drop one; tests and the fuzzer compare with parsing every
 // file), read or parse files itself (the scanner hands it bytes), or be known by the rules or the
-// engine, which see only `SelectionNeeds` and `RotationFacts.Hints`.
+// engine.
 
 import AuditRules
 import SwiftGrammar
 
-/// The select step's one interface: built from what the rules need, asked about each file's bytes
-/// and name index, and, for rotating text, following names across files round after round.
+/// What to do with a file, from its bytes.
+public enum FileDecision: Sendable, Equatable {
+    /// It may hold a finding or a fact on its own: parse it now.
+    case parse
+    /// It can hold neither: no rule's word, no clock.
+    case skip
+    /// A package manifest with nothing else to look at: parsed for the modules it declares only.
+    case manifest
+    /// It may take part in a finding only through another file's clock (a view showing a model's
+    /// state, the strings a model reads): decided once the files parsed now tell their linking names
+    /// (`FileSelector.wants`).
+    case later
+}
+
+/// The select step's one interface: built from what the rules need, asked about each file's bytes,
+/// and, once the first files are parsed, about the files left for later.
 public struct FileSelector: Sendable {
     public let needs: SelectionNeeds
-    /// The trigger words, hashed once: asked of every file.
+    /// The trigger words, hashed once: asked of the files that name one.
     private let triggerWordSet: WordSet
     /// The names a call of determinate progress leaves without a finding (see `SelectionNeeds`),
     /// hashed; nil when no name qualifies.
     private let determinateWatch: DeterminateWatch?
     private let commentTriggerParts: Set<UInt64>
+    /// Every word the step asks about, one group each: the trigger words, then the rotating-text
+    /// rules' clocks, receivers, publishers, displays, observable-state names and random picks
+    /// (`groupKinds`).
     private let wordScreen: WordSieve?
-    private let displayCallWords: WordSet
-    /// The rules' clock names, as the name indexes and closer readings ask about them.
-    public let clockWords: ClockWords
+    private let groupKinds: [WordKind]
+    /// The rotating-text rules' words by where they count in code (`NamePositions`), hashed, for the
+    /// closer reading of a possible anchor.
+    private let rotationUses: RotationUses?
+
+    /// What a word of the screen is for.
+    enum WordKind: Sendable {
+        case trigger, clock, receiver, publisher, display, observableState, randomPick
+    }
+
+    /// The rotating-text rules' words as the closer reading asks about them: each kind where the
+    /// engine's `RotationReader` takes it (a clock or a display is a call, a display property is set
+    /// on a value, observable state is an attribute or a conformance).
+    struct RotationUses: Sendable {
+        /// Clocks that are calls (closures, targets, waits, time-driven views; not receivers).
+        let clocks: Set<UInt64>
+        let receivers: Set<UInt64>
+        let displayCalls: Set<UInt64>
+        let displayProperties: Set<UInt64>
+        let observableState: Set<UInt64>
+        let randomPicks: WordSet
+
+        init(_ rotation: RotationVocabulary) {
+            func last(_ words: some Sequence<String>) -> Set<UInt64> { Set(words.compactMap { WordSet.parts(of: $0).last }) }
+            clocks = last(rotation.clockCalls.subtracting(rotation.receivers))
+            receivers = last(rotation.receivers)
+            displayCalls = last(rotation.displayCalls.union(rotation.displaySetters))
+            displayProperties = last(rotation.displayProperties)
+            observableState = last(rotation.observableState)
+            randomPicks = WordSet(rotation.randomPicks)
+        }
+
+        /// The kinds a file's code uses where they count; a receiver only with a publisher named
+        /// anywhere in the file (`seen`): the reader takes no other.
+        func kinds(in words: CodeWords, seen: Set<WordKind>) -> Set<WordKind> {
+            let positions = words.positions
+            var kinds = Set<WordKind>()
+            if !clocks.isDisjoint(with: positions.called) { kinds.insert(.clock) }
+            if seen.contains(.publisher), !receivers.isDisjoint(with: positions.called) { kinds.insert(.clock) }
+            if !displayCalls.isDisjoint(with: positions.called) || !displayProperties.isDisjoint(with: positions.setAfterDot) { kinds.insert(.display) }
+            if !observableState.isDisjoint(with: positions.marked) { kinds.insert(.observableState) }
+            if words.usesAnyInCode(randomPicks) { kinds.insert(.randomPick) }
+            return kinds
+        }
+    }
 
     public init(_ needs: SelectionNeeds) {
         self.needs = needs
         let triggerWords = needs.triggerWords
         triggerWordSet = WordSet(triggerWords)
         commentTriggerParts = Set(needs.commentWords.flatMap { WordSet.parts(of: $0) })
-        displayCallWords = WordSet(needs.rotation?.displayCalls ?? [])
-        clockWords = needs.rotation.map(ClockWords.init) ?? .none
         if needs.determinateLabels.isEmpty {
             determinateWatch = nil
         } else {
@@ -41,93 +98,133 @@ public struct FileSelector: Sendable {
                 labels: Dictionary(uniqueKeysWithValues: needs.determinateLabels.map { (WordHash.ofName($0), Set($1.map(WordHash.ofName))) }),
                 spinningStyles: Dictionary(uniqueKeysWithValues: needs.determinateStyles.map { (WordHash.ofName($0), $1) }))
         }
-        let rotating = needs.rotation
-        let clocks = clockWords
-        wordScreen = WordSieve(groups: triggerWords.map { [$0] } + (rotating.map { RotationFollower.choosingWords(displayCalls: $0.displayCalls, clocks: clocks) } ?? []),
-                               setAside: rotating == nil ? [] : [RotationFollower.textEnumNames])
+        var groups: [(words: [String], kind: WordKind)] = triggerWords.map { ([$0], .trigger) }
+        if let rotation = needs.rotation {
+            let kinds: [(WordKind, Set<String>)] = [
+                (.clock, rotation.clockCalls.subtracting(rotation.receivers)), (.receiver, rotation.receivers),
+                (.publisher, Set(rotation.publishers.keys)), (.display, rotation.displayNames),
+                (.observableState, rotation.observableState), (.randomPick, rotation.randomPicks),
+            ]
+            for (kind, words) in kinds { groups += words.sorted().map { ([$0], kind) } }
+            rotationUses = RotationUses(rotation)
+        } else {
+            rotationUses = nil
+        }
+        wordScreen = WordSieve(groups: groups.map(\.words))
+        groupKinds = groups.map(\.kind)
     }
 
     /// The selector for an engine's rules.
     public init(_ engine: RuleEngine) { self.init(engine.selectionNeeds) }
 
-    /// Words one of which a file must mention to be parsed on sight: the components' names, the
-    /// label components, suppression and re-export markers. Files with displays, clocks and text
-    /// enums are picked later, by `RotationFollower`, only where the names line up (a display of
-    /// `tips.randomElement()` too: only where `tips` may be a string array).
+    /// Words one of which a file must use in code to be parsed on sight: the components' names, the
+    /// label components, suppression and re-export markers.
     public var triggerWords: [String] { needs.triggerWords }
 
-    private var followsRotatingText: Bool { needs.rotation != nil }
-
-    /// What the quick look at a file's bytes tells (see `screen(_:)`).
-    public enum WordScreen: Sendable {
-        /// Nothing a rule or round asks about (`isIrrelevantByItsWords`).
-        case irrelevant
-        /// `enum` and `switch`, and nothing else a rule or round asks about: the file may hold a text
-        /// enum, which matters only if it declares a case some clock may assign (then it needs its
-        /// name index; `FirstPass` defers the lexer until that is known).
-        case onlyTextEnumWords
-        /// Anything else: the file needs its name index.
-        case needsIndex
+    /// What to do with a file: parse it when it uses a rule's word in code (the closer reading:
+    /// `// was ProgressView` or `ProgressView(value: 0.4)` alone makes nothing to report), or when it
+    /// may anchor rotating text on its own (a clock with a display or observable state, a display
+    /// with a random pick: the words the engine's `RotationReader` needs for clock facts that count);
+    /// with rotating-text rules, leave every other file for later; else skip it. `path` names a
+    /// package manifest, always parsed (`.manifest`: it says which modules the project has).
+    public func decide(_ bytes: [UInt8], path: String) -> FileDecision {
+        let decision = decideByWords(bytes)
+        return decision != .parse && SwiftPackageManifest.isManifest(path: path) ? .manifest : decision
     }
 
-    /// Whether a file is sure to need no name index: valid UTF-8 with no NUL byte (anything else is
-    /// reported from its name index), none of the trigger words, and, with rotating-text rules, nothing
-    /// `keepsIndex` looks for (no display call, clock or `enum` with `switch`, no `[` that may start a
-    /// string array), each as a whole word anywhere, comments and strings included. Such a file is
-    /// neither relevant on sight nor followed, whatever its name index would say; the scanner then
-    /// skips the lexer. False when the rules' words do not suit the screen (see `WordSieve`).
-    public func isIrrelevantByItsWords(_ bytes: [UInt8]) -> Bool { screen(bytes) == .irrelevant }
-
-    /// `isIrrelevantByItsWords`, telling apart the files whose only asked words are `enum` and `switch`
-    /// (with the same other conditions: no `[` that may start a string array, UTF-8 without NUL).
-    public func screen(_ bytes: [UInt8]) -> WordScreen {
-        guard let wordScreen else { return .needsIndex }
-        return bytes.withUnsafeBufferPointer { bytes in
-            let sighting = wordScreen.sighting(in: bytes)
-            guard sighting != .other, !followsRotatingText || !WordSieve.mayStartAStringArray(bytes), WordSieve.isTextWithoutNUL(bytes) else {
-                return .needsIndex
-            }
-            return sighting == .none ? .irrelevant : .onlyTextEnumWords
+    private func decideByWords(_ bytes: [UInt8]) -> FileDecision {
+        let seen = bytes.withUnsafeBufferPointer { buffer in
+            wordScreen.map { screen in Set(screen.groupsAppearing(in: buffer).map { groupKinds[$0] }) }
+                ?? [.trigger, .clock, .receiver, .publisher, .display, .observableState, .randomPick]
         }
+        var words: CodeWords?? = nil
+        func reading() -> CodeWords? {
+            if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch)) }
+            return words!
+        }
+        if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return .parse }
+        guard let rotationUses else { return .skip }
+        // A possible anchor by its words anywhere; then, closer, by its words in code where they count
+        // (a clock named in a string, `"sleep"` an icon's name, starts nothing; nor does a `title`
+        // that is no view's). Unread code counts as code.
+        var clockOrNot = seen
+        if seen.contains(.receiver), seen.contains(.publisher) { clockOrNot.insert(.clock) }
+        guard Self.anchors(clockOrNot) else { return .later }
+        guard let code = reading() else { return .parse }
+        return Self.anchors(rotationUses.kinds(in: code, seen: seen)) ? .parse : .later
     }
 
-    /// Whether a file must be parsed, from its name index and, when that shows a trigger word, a
-    /// closer reading of where the word stands. A word only in comments or strings
-    /// (`// was ProgressView`) makes nothing to report, except the suppression marker, which lives in
-    /// comments; nor does a name only ever called as determinate progress (see `determinateWatch`).
-    /// For rotating text, a file must be parsed also when it may declare a string array whose name
-    /// neither the lexer nor the closer reading (`DeclaredStringArrays`) could tell: the other rounds
-    /// match every file against the possible arrays' names.
-    public func isRelevantOnSight(_ nameIndex: FileNameIndex, bytes: [UInt8]) -> Bool {
-        if followsRotatingText, nameIndex.mayDeclareStringArray, nameIndex.boundArrayNames.hashes == nil { return true }
-        guard nameIndex.mentionsAny(triggerWordSet) else { return false }
-        // A name used only in calls of determinate progress (`ProgressView(value: 0.4)`) has nothing
-        // to report, unless a style in the file may make one spin.
-        let watch = determinateWatch.flatMap { watch in watch.labels.keys.contains(where: nameIndex.mentions(hash:)) ? watch : nil }
-        guard let words = CodeWords(bytes: bytes, determinate: watch) else { return true }
+    /// Whether words of these kinds may start a finding: a clock with a display or observable state,
+    /// or a display with a random pick.
+    static func anchors(_ kinds: Set<WordKind>) -> Bool {
+        (kinds.contains(.clock) && (kinds.contains(.display) || kinds.contains(.observableState)))
+            || (kinds.contains(.randomPick) && kinds.contains(.display))
+    }
+
+    /// The closer reading of a file that names a trigger word: whether it uses one in code (or the
+    /// suppression marker in a comment), not only in calls of determinate progress (unless a style in
+    /// the file may make one spin). Yes when the reading gives up.
+    func usesATriggerWordInCode(_ bytes: [UInt8]) -> Bool {
+        usesATriggerWordInCode(CodeWords(bytes: bytes, determinate: determinateWatch))
+    }
+
+    private func usesATriggerWordInCode(_ words: CodeWords?) -> Bool {
+        guard let words else { return true }
         return words.usesAnyInCode(triggerWordSet, orInComments: commentTriggerParts, notCounting: words.onlyInDeterminateCalls)
     }
 
-    /// Whether `RotationFollower` may ask about this file in a round (see there): only then must its
-    /// name index be kept.
-    public func keepsIndex(_ nameIndex: FileNameIndex) -> Bool {
-        followsRotatingText && RotationFollower.mayChoose(nameIndex, displayCalls: displayCallWords)
+    /// The names a file left for later must mention (as whole words, comments and strings included)
+    /// to be parsed: those the parsed files' clocks in its workspace link by (`RotationLinks`). Built
+    /// once per workspace, asked of each file left there.
+    public struct FollowUp: Sendable {
+        let names: Set<UInt64>
+
+        public init(_ names: Set<String>) { self.names = Set(names.compactMap(WordHash.ofWord)) }
+
+        public var isEmpty: Bool { names.isEmpty }
     }
 
-    /// Whether this file may make the rotating-text rounds run (see `RotationFollower.mayStartRounds`).
-    public func mayStartRounds(_ nameIndex: FileNameIndex) -> Bool {
-        followsRotatingText && RotationFollower.mayStartRounds(nameIndex)
+    /// Whether a file left for later must be parsed: it mentions a name of `followUp`.
+    public func wants(_ bytes: [UInt8], _ followUp: FollowUp) -> Bool {
+        Self.mentionsAny(of: followUp.names, in: bytes)
     }
 
-    /// What follows rotating text across files, when the rules have any.
-    public func rotationFollower() -> RotationFollower? {
-        needs.rotation.map(RotationFollower.init)
+    /// Whether the bytes mention one of the names (`WordHash.ofName` hashes) as a whole word.
+    public static func mentionsAny(of names: Set<UInt64>, in bytes: [UInt8]) -> Bool {
+        guard !names.isEmpty else { return false }
+        var found = false
+        bytes.withUnsafeBufferPointer { buffer in
+            forEachName(buffer) { hash in
+                if names.contains(hash) { found = true }
+                return !found
+            }
+        }
+        return found
     }
 
-    /// What a file's name index rules out, for the engine's rotating-text walk (nil: nothing known).
-    public func hints(for nameIndex: FileNameIndex?) -> RotationFacts.Hints? {
-        guard let nameIndex else { return nil }
-        return RotationFacts.Hints(stringArrays: nameIndex.mayDeclareStringArray, textEnums: RotationFollower.mayHoldTextEnum(nameIndex),
-                                   clocks: nameIndex.mentionsClock, displays: nameIndex.mentionsAny(displayCallWords))
+    /// Where bytes stop being Swift text: the first NUL byte and the first byte that is no valid UTF-8.
+    public static func textProblems(_ bytes: [UInt8]) -> (firstNUL: Int?, firstInvalidUTF8: Int?) {
+        bytes.withUnsafeBufferPointer(SourceBytes.problems)
+    }
+
+    /// Calls `visit` with the hash (`WordHash.ofName`) of every name in the bytes (a run of name bytes;
+    /// after leading digits, the rest), until it returns false.
+    static func forEachName(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UInt64) -> Bool) {
+        let isName = SourceBytes.isNameByte
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard isName[Int(bytes[index])] else {
+                index += 1
+                continue
+            }
+            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            var hash = WordHash()
+            while index < count, isName[Int(bytes[index])] {
+                hash.add(bytes[index])
+                index += 1
+            }
+            if !visit(hash.value) { return }
+        }
     }
 }

@@ -2,18 +2,16 @@ import SwiftGrammar
 import CWordStarts
 import Foundation
 
-/// The cheapest look at a file, taken before the lexer: whether some group of words all appear in
-/// it as whole words. Most files of an app mention none of the words any rule or round asks about
-/// (no component, no `Text`, no clock, no `enum` with a `switch`); such a file needs no name index at
-/// all, and the sieve says so several times faster than the lexer reads (see `FileSelector.screen`).
-/// Any number of words; a name of one byte, or one that does not start with a letter, `_` or a
-/// multi-byte character (it looks only where a word starts), turns it off: every file then gets its
-/// name index.
+/// The cheapest look at a file: which groups of words all appear in it as whole words. Most files of
+/// an app mention none of the words any rule asks about (no component, no clock with a display), and
+/// the sieve says so faster than any reading of the code (see `FileSelector.decide`). Any number of
+/// words; a name of one byte, or one that does not start with a letter, `_` or a multi-byte
+/// character (it looks only where a word starts), turns it off: every file then gets the closer reading.
 ///
-/// "Whole word" is the lexer's split taken wide: no letter, `_` or byte of a multi-byte character
-/// right before the word, no name byte right after it. A digit before it counts as a boundary, as the
-/// lexer takes the name after a word's leading digits (`0Text` names `Text`). Comments and strings
-/// count: the sieve is a superset of the lexer's names, never a subset.
+/// "Whole word" is taken wide: no letter, `_` or byte of a multi-byte character right before the word,
+/// no name byte right after it. A digit before it counts as a boundary, as `CodeScanner` takes the
+/// name after a word's leading digits (`0Text` names `Text`). Comments and strings count: the sieve
+/// is a superset of the names in code, never a subset.
 struct WordSieve: Sendable {
     /// Each group's words split into identifiers (`Timer.publish`: `Timer`, `publish`), all distinct.
     private let literals: [[UInt8]]
@@ -21,8 +19,6 @@ struct WordSieve: Sendable {
     private let groups: [[Int]]
     /// For each literal, the groups it belongs to.
     private let groupsOfLiteral: [[Int]]
-    /// For each group, whether it was given as set aside (see `sighting`).
-    private let isSetAside: [Bool]
     /// How many bytes of a literal's start the sieve hashes: four, or the shortest literal's length.
     private let windowLength: Int
     /// The bits of those bytes in a four-byte load.
@@ -40,13 +36,11 @@ struct WordSieve: Sendable {
 
     static let hashBits = 16
 
-    /// Nil when the words do not suit the sieve: an identifier of one byte. `setAside` groups appear
-    /// too, but `sighting` tells them apart from the others.
-    init?(groups wordGroups: [[String]], setAside: [[String]] = [], fingerprinted: Bool = true) {
+    /// Nil when the words do not suit the sieve: an identifier of one byte.
+    init?(groups wordGroups: [[String]], fingerprinted: Bool = true) {
         var literals: [[UInt8]] = []
         var groups: [[Int]] = []
-        var isSetAside: [Bool] = []
-        for (words, asideGroup) in wordGroups.map({ ($0, false) }) + setAside.map({ ($0, true) }) {
+        for words in wordGroups {
             let parts = words.map(WordSet.identifiers(of:))
             // A word without a name in it is mentioned by no file (`WordFilter.mayContain`).
             guard !parts.contains(where: \.isEmpty) else { continue }
@@ -59,7 +53,6 @@ struct WordSieve: Sendable {
                 if !group.contains(index) { group.append(index) }
             }
             groups.append(group)
-            isSetAside.append(asideGroup)
         }
         windowLength = min(4, literals.map(\.count).min() ?? 4)
         var groupsOfLiteral = [[Int]](repeating: [], count: literals.count)
@@ -74,7 +67,6 @@ struct WordSieve: Sendable {
         self.literals = literals
         self.groups = groups
         self.groupsOfLiteral = groupsOfLiteral
-        self.isSetAside = isSetAside
         self.startBits = startBits
     }
 
@@ -152,36 +144,26 @@ struct WordSieve: Sendable {
     /// The bits of a window's first `length` bytes (read little-endian, whatever the machine).
     private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
 
-    /// Whether every word of some group appears in `bytes` as a whole word.
-    func anyGroupAppears(in bytes: UnsafeBufferPointer<UInt8>) -> Bool { sighting(in: bytes) != .none }
-
-    /// Which groups appear whole in a file: none, only set-aside ones, or another one.
-    enum Sighting {
-        case none
-        case onlySetAside
-        case other
-    }
-
-    /// Which groups appear in `bytes` (each word as a whole word); the look stops at the first group
-    /// that is not set aside.
-    func sighting(in bytes: UnsafeBufferPointer<UInt8>) -> Sighting {
+    /// The groups whose every word appears in `bytes` as a whole word (by index, ascending); the look
+    /// stops once `enough` says the groups seen so far settle the question.
+    func groupsAppearing(in bytes: UnsafeBufferPointer<UInt8>, enough: (Set<Int>) -> Bool = { _ in false }) -> Set<Int> {
         // Which literals were seen, on the stack: asked of every file.
         withUnsafeTemporaryAllocation(of: Bool.self, capacity: literals.count) { found in
             found.initialize(repeating: false)
-            var sawSetAside = false
+            var appearing = Set<Int>()
             var from = 0
             while let (start, slot) = nextCandidate(in: bytes, from: from) {
                 for literal in startSlots.indices where startSlots[literal] == slot && !found[literal] {
                     guard Self.wholeWord(literals[literal], in: bytes, at: start) else { continue }
                     found[literal] = true
                     for group in groupsOfLiteral[literal] where groups[group].allSatisfy({ found[$0] }) {
-                        if !isSetAside[group] { return .other }
-                        sawSetAside = true
+                        appearing.insert(group)
+                        if enough(appearing) { return appearing }
                     }
                 }
                 from = start + 1
             }
-            return sawSetAside ? .onlySetAside : .none
+            return appearing
         }
     }
 
@@ -206,7 +188,7 @@ struct WordSieve: Sendable {
     /// A letter, `_`, or a byte of a multi-byte character: a name byte that is no digit (the C
     /// helper's word bytes). Before a word, such a byte makes it no whole word.
     static func startsAWord(_ byte: UInt8) -> Bool {
-        Lexer.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
+        SourceBytes.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
     }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
@@ -214,48 +196,6 @@ struct WordSieve: Sendable {
         guard end <= bytes.count else { return false }
         for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
         if start > 0, startsAWord(bytes[start - 1]) { return false }
-        return end == bytes.count || !Lexer.isNameByte[Int(bytes[end])]
-    }
-
-    /// Whether the bytes are UTF-8 with no NUL byte: eight ASCII bytes at a time, the lexer's check
-    /// for each character beyond.
-    static func isTextWithoutNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            if index + 8 <= count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let high = word & 0x8080_8080_8080_8080
-                // Nonzero exactly when some byte is zero.
-                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                if high | zero == 0 {
-                    index += 8
-                    continue
-                }
-            }
-            let byte = bytes[index]
-            if byte == 0 { return false }
-            if byte < 0x80 {
-                index += 1
-            } else {
-                guard let width = Lexer.utf8SequenceWidth(bytes, at: index) else { return false }
-                index += width
-            }
-        }
-        return true
-    }
-
-    /// Whether some `[` may start an array of string literals (`Lexer.stringArrayStarts`, which the
-    /// lexer asks at every `[`): the only way a file may declare a string array.
-    static func mayStartAStringArray(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var index = 0
-        while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "[")), bytes.count - index) {
-            let open = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if Lexer.stringArrayStarts(bytes, at: open) { return true }
-            index = open + 1
-        }
-        return false
+        return end == bytes.count || !SourceBytes.isNameByte[Int(bytes[end])]
     }
 }

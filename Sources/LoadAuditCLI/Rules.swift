@@ -143,7 +143,7 @@ struct RulesExplain: ParsableCommand {
         } else if !rule.component.isEmpty {
             text += "\nfinds:    \(rule.component)\n" + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if let names = rule.rotation {
-            text += "\n" + Self.rotationNames(names)
+            text += "\n" + Self.rotationDefinition + "\n" + Self.rotationNames(names)
         }
         for (index, example) in rule.examples.matching.enumerated() { text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
         for (index, example) in rule.examples.notMatching.enumerated() { text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
@@ -154,6 +154,18 @@ struct RulesExplain: ParsableCommand {
         CurrentTerminal.terminal.write(text)
     }
 
+    /// What a rotating-text rule finds, for people (docs/rotating-text.md says it at length).
+    static let rotationDefinition = """
+        Text shown to the user is a rotating message when the value shown is chosen among two or more
+        fixed messages by the passage of time: an index, pick or case that a clock moves on (a counter,
+        a step, a random pick, the next case of an enum), or a comparison on elapsed time or on a
+        time-driven view's date. It is not when the clock only starts work and the text follows the
+        work's results (a value set after an await, or two cases stepped in one tick), nor when the text
+        is the time or a count itself (a countdown, a date with a style, a percentage), nor when nothing
+        shown depends on it. Values are followed by type: a member of the type around the code, a
+        property of stated type, a global, within the modules a file sees.
+        """
+
     /// A rotating-text rule's names, one part per line (`clocks:` as the rules file gives them).
     static func rotationNames(_ names: RotationVocabulary) -> String {
         func list(_ table: [String: String]) -> String {
@@ -161,9 +173,12 @@ struct RulesExplain: ParsableCommand {
         }
         let parts: [(String, String)] = [
             ("shown by", names.displayCalls.sorted().joined(separator: ", ")),
-            ("closures", list(names.closureClocks)), ("waits", list(names.waitClocks)),
+            ("set on views", names.displayProperties.sorted().joined(separator: ", ")),
+            ("set by", names.displaySetters.sorted().joined(separator: ", ")),
+            ("closures", list(names.closureClocks)), ("targets", list(names.targetClocks)), ("waits", list(names.waitClocks)),
             ("publishers", list(names.publishers)), ("receivers", names.receivers.sorted().joined(separator: ", ")),
             ("time-driven views", list(names.timeDrivenViews)), ("random picks", names.randomPicks.sorted().joined(separator: ", ")),
+            ("observable state", names.observableState.sorted().joined(separator: ", ")),
         ]
         return parts.filter { !$0.1.isEmpty }.map { "\(($0.0 + ":").padding(toLength: 19, withPad: " ", startingAt: 0))\($0.1)\n" }.joined()
     }
@@ -209,8 +224,8 @@ struct Syntax: ParsableCommand {
         let terminal = CurrentTerminal.terminal
         let path = terminal.absolutePath(file)
         let source: SourceText
-        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize, clocks: .none) {
-        case .success(let read): source = SourceText(bytes: read.0)
+        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
+        case .success(let bytes): source = SourceText(bytes: bytes)
         case .failure(let failure):
             throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")
         }

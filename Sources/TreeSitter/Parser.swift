@@ -113,6 +113,16 @@ public final class Tree {
     /// Made in a parse arena, which takes its memory back (see `ArenaParse`).
     fileprivate var abandoned = false
 
+    /// The numbers (`Node.symbol`) of the node kinds named `name` (a grammar may give one name
+    /// several numbers).
+    public func symbols(named name: String) -> Set<Int> {
+        Set(symbolNames.indices.filter { symbolNames[$0] == name })
+    }
+
+    /// How many node kinds the grammar has: every `Node.symbol` of a named or anonymous node is below it
+    /// (an ERROR node's is not).
+    public var symbolCount: Int { symbolNames.count }
+
     init(pointer: OpaquePointer, source: SourceText, symbolNames: [String]) {
         self.pointer = pointer
         self.source = source

@@ -52,7 +52,7 @@ final class RotationLookAlikeTests: XCTestCase {
 
             """,
             "Model.swift": """
-            final class Model {
+            @Observable final class Model {
                 var phase = LoadingPhase.connecting
                 func start() {
                     DispatchQueue.main.asyncAfter(deadline: .now() + 2) { self.phase = LoadingPhase.downloading }

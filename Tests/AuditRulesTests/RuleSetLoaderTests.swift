@@ -141,11 +141,15 @@ final class RotationVocabularyLoaderTests: XCTestCase {
     func testTheBuiltInClocksAreData() throws {
         let rule = try XCTUnwrap(RuleSet.builtIn().rules.first { $0.kind == .rotatingText })
         let vocabulary = try XCTUnwrap(rule.rotation)
-        XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "sleep", "onReceive", "TimelineView"])
+        XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "CADisplayLink", "sleep", "onReceive", "TimelineView"])
         XCTAssertEqual(vocabulary.description(ofClock: "scheduledTimer"), "a repeating Timer")
+        XCTAssertEqual(Set(vocabulary.targetClocks.keys), ["scheduledTimer", "CADisplayLink"])
         XCTAssertEqual(Set(vocabulary.publishers.keys), ["Timer.publish"])
         XCTAssertEqual(vocabulary.randomPicks, ["randomElement"])
-        XCTAssertEqual(vocabulary.displayCalls, ["Text", "Label"])
+        XCTAssertEqual(vocabulary.displayCalls, ["Text", "Label", "navigationTitle"])
+        XCTAssertEqual(vocabulary.displayProperties, ["text", "title"])
+        XCTAssertEqual(vocabulary.displaySetters, ["setTitle"])
+        XCTAssertEqual(vocabulary.observableState, ["State", "Published", "Observable", "ObservableObject"])
     }
 
     func testRotatingTextMistakesAreLocated() {

@@ -195,13 +195,13 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes), body)
+            XCTAssertFalse(FileSelector(engine).usesATriggerWordInCode(bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(FileSelector(engine).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes), body)
+            XCTAssertTrue(FileSelector(engine).usesATriggerWordInCode(bytes), body)
         }
     }
 
@@ -209,8 +209,36 @@ final class CodeWordsTests: XCTestCase {
     /// suppression must still be reported (AuditRulesTests checks the report).
     func testASuppressionInABlockCommentMakesTheFileWorthParsing() {
         let bytes = Array("import SwiftUI\n/* loadaudit:ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: bytes, clocks: .builtIn), bytes: bytes))
+        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).usesATriggerWordInCode(bytes))
         let plain = Array("import SwiftUI\n/* ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).isRelevantOnSight(FileNameIndex(bytes: plain, clocks: .builtIn), bytes: plain))
+        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).usesATriggerWordInCode(plain))
+    }
+
+    /// Where names stand: called, set after a dot, marked as an attribute or a conformance. Each set
+    /// may hold more than the parser would say, never less (the select step's soundness rests on it).
+    func testNamePositions() throws {
+        let text = """
+            @MainActor @Observation.Observable final class Model: NSObject,
+                ObservableObject, Sendable & Hashable {
+                var title = ""
+                func go() {
+                    label.text = "a"
+                    label?.text = "b"
+                    other.title == "c" ? go() : stop ()
+                    let v = Text.init("x")
+                    DispatchQueue.main.asyncAfter(deadline: .now()) { self.detail += 1 }
+                    // Timer.scheduledTimer(x)
+                    print("sleep(1)")
+                }
+            }
+            """
+        let positions = try XCTUnwrap(words(text)).positions
+        func names(_ set: Set<UInt64>, _ candidates: [String]) -> [String] { candidates.filter { set.contains(WordHash.ofName($0)) } }
+        let all = ["MainActor", "Observation", "Observable", "Model", "NSObject", "ObservableObject", "Sendable", "Hashable", "title", "label",
+                   "text", "other", "go", "stop", "Text", "init", "asyncAfter", "detail", "scheduledTimer", "sleep", "print", "now"]
+        // More than the parser says: `Hashable {` is no call, `: stop ()` of a ternary no conformance.
+        XCTAssertEqual(names(positions.called, all), ["Hashable", "go", "stop", "Text", "init", "asyncAfter", "print", "now"])
+        XCTAssertEqual(names(positions.setAfterDot, all), ["text", "detail"])
+        XCTAssertEqual(names(positions.marked, all), ["MainActor", "Observation", "Observable", "NSObject", "ObservableObject", "Sendable", "Hashable", "stop"])
     }
 }

@@ -217,12 +217,14 @@ final class MutationTests: XCTestCase {
                 hangs.append(mutant.label)
                 continue
             }
-            // The prefilter's lexer must never deny a name or a rotation fact the parser finds.
-            let nameIndex = FileNameIndex(bytes: mutant.bytes, clocks: .builtIn)
-            if nameIndex.firstInvalidUTF8Offset == nil, (nameIndex.firstNULOffset ?? .max) >= 8192 {
+            // A file the select step does not choose holds no clock that counts and nothing to report on its own.
+            let problems = FileSelector.textProblems(mutant.bytes)
+            if problems.firstInvalidUTF8 == nil, (problems.firstNUL ?? .max) >= 8192,
+               FileSelector(engine).decide(mutant.bytes, path: "Mutant.swift") != .parse {
                 let tree = try Parser().parse(SourceText(bytes: mutant.bytes))
                 let analysis = engine.analyze(tree: tree, file: "Mutant.swift")
-                XCTAssertEqual(nameIndex.factsMissed(tree: tree, facts: analysis.rotation), [], "\(mutant.label): the nameIndex denies what the parser finds")
+                XCTAssertFalse(analysis.rotation?.isAnchor ?? false, "\(mutant.label): a clock that counts in a file not chosen")
+                XCTAssertTrue(analysis.candidates.isEmpty && analysis.suppressions.isEmpty, "\(mutant.label): a finding in a file not chosen")
             }
             try Data(mutant.bytes).write(to: file)
             let run = try fixer(mutant).planAndWrite([folder.path])

@@ -24,6 +24,7 @@ final class RotatingMessagesTests: XCTestCase {
         func role(_ message: String) -> String {
             if message.hasPrefix("the strings") || message.hasPrefix("the messages") { return "array" }
             if message == "the random pick" { return "random" }
+            if message == "the text it computes" { return "computed" }
             return "timer"
         }
         var related: [String] = []
@@ -38,7 +39,7 @@ final class RotatingMessagesTests: XCTestCase {
     func testTheMessageSaysWhatChangesAndWhatToUseInstead() throws {
         let run = CLIRun(["scan", "--rule", "rotating-loading-message", "."],
                          in: Repository.root.appendingPathComponent("fixtures/RotatingMessages/Features/Journal").path)
-        XCTAssertTrue(run.output.contains("JournalView.swift:23:25: warning: Loading text that changes over time; use one static, context-specific label in the \"Loading [noun]...\" form. (loadingTips[currentTipIndex] changes with a repeating Timer (JournalViewModel.swift:70))"), run.output)
+        XCTAssertTrue(run.output.contains("JournalView.swift:23:25: warning: Loading text that changes over time; use one static, context-specific label in the \"Loading [noun]...\" form. (loadingTips[viewModel.currentTipIndex] changes with a repeating Timer (JournalViewModel.swift:70))"), run.output)
     }
 
     /// The clocks are the rules file's knowledge: a team whose app ticks with its own scheduler names
@@ -59,6 +60,7 @@ final class RotatingMessagesTests: XCTestCase {
               receivers: [onTick]
               time-driven-views: {ClockFace: a ClockFace}
             random-picks: [shuffledOne]
+            observable-state: [Published, State]
 
         """
         let tree = try TemporaryTree([
@@ -110,17 +112,82 @@ final class RotatingMessagesTests: XCTestCase {
         let findings = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])?["findings"] as? [[String: Any]])
         let found = findings.map { "\($0["line"]!): \(($0["message"] as! String).replacingOccurrences(of: "Tips must not rotate. ", with: ""))" }
         XCTAssertEqual(found, [
-            "7: (tips[index] changes with the app's Ticker.every (App/TipsModel.swift:5))",
-            "8: (hint takes strings of hints picked at random with a Clock.pause loop (App/TipsModel.swift:12))",
-            "9: (hints[step] changes with a Ticker.stream (App/TipsView.swift:4))",
-            "12: (tips[pick] changes with a ClockFace (App/TipsView.swift:10))",
-            "14: (a random element of hints)",
+            "7: (Strings.tips[model.index] changes with the app's Ticker.every (App/TipsModel.swift:5))",
+            "8: (hint takes strings of Strings.hints picked at random with a Clock.pause loop (App/TipsModel.swift:12))",
+            "9: (Strings.hints[step] changes with a Ticker.stream (App/TipsView.swift:4))",
+            "12: (Strings.tips[pick] changes with a ClockFace (App/TipsView.swift:10))",
+            "14: (a random element of Strings.hints)",
         ])
         let everyFile = CLIRun(["scan", "--rules", "team.yml", "--format", "json", "--no-prefilter", "App"], in: tree.path)
         XCTAssertEqual(everyFile.output, run.output)
         // The built-in rules name Text and Apple's clocks: none of these.
         let builtIn = CLIRun(["scan", "--rule", "rotating-loading-message", "--format", "json", "App"], in: tree.path)
         XCTAssertEqual(builtIn.status, 0, builtIn.output)
+    }
+
+    /// Names are joined by module and type: a clock that picks `details` of its own type rotates the
+    /// displays of that type (in its module, or in a module that imports it), never another type's
+    /// `details`, nor the displays of a module that does not see it. A folder holding that package and
+    /// an unrelated project with the same names gives exactly the findings of each alone.
+    func testAClocksTypeAndModuleDecideWhatItRotates() throws {
+        let manifest = """
+        // swift-tools-version: 5.9
+        import PackageDescription
+
+        let package = Package(
+            name: "Shop",
+            targets: [
+                .target(name: "Ticking"),
+                .target(name: "Catalog"),
+                .executableTarget(name: "Shop", dependencies: ["Ticking", "Catalog"]),
+            ]
+        )
+
+        """
+        let ticker = """
+        import SwiftUI
+
+        final class Ticker: ObservableObject {
+            @Published var details = ""
+            private let lines = ["Fetching prices...", "Comparing offers...", "Almost there..."]
+            func start() {
+                Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { [weak self] _ in
+                    self?.details = self?.lines.randomElement() ?? ""
+                }
+            }
+        }
+
+        struct TickerBanner: View {
+            @StateObject private var ticker = Ticker()
+            var body: some View { Text(ticker.details) }
+        }
+
+        """
+        let shop = [
+            "Package.swift": manifest,
+            "Sources/Ticking/Ticker.swift": ticker,
+            // Another module's type with a member of the same name: not rotating.
+            "Sources/Catalog/Item.swift": "import SwiftUI\n\npublic struct Item {\n    public var details: String\n}\n\nstruct ItemRow: View {\n    let item: Item\n    var body: some View { Text(item.details) }\n}\n",
+            // The app sees both: the ticker's details rotate, the item's do not.
+            "Sources/Shop/StatusView.swift": "import Catalog\nimport SwiftUI\nimport Ticking\n\nstruct StatusView: View {\n    @ObservedObject var ticker: Ticker\n    let item: Item\n    var body: some View {\n        VStack {\n            Text(ticker.details)\n            Text(item.details)\n        }\n    }\n}\n",
+        ]
+        // An unrelated project in the same folder, with its own `details` and a clock of its own.
+        let notes = [
+            "Notes/Notes.xcodeproj/project.pbxproj": "// Xcode project\n",
+            "Notes/Notes/Note.swift": "import SwiftUI\n\nfinal class Note: ObservableObject {\n    @Published var details = \"\"\n    @Published var saved = false\n    func autosave() {\n        Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { [weak self] _ in self?.saved = true }\n    }\n}\n\nstruct NoteView: View {\n    @ObservedObject var note: Note\n    var body: some View { Text(note.details) }\n}\n",
+        ]
+        var files: [String: String] = [:]
+        for (path, text) in shop { files["Shop/" + path] = text }
+        for (path, text) in notes { files[path] = text }
+        let tree = try TemporaryTree(files)
+        func found(_ folder: String, prefix: String = "") throws -> [String] {
+            let run = CLIRun(["scan", "--no-config", "--rule", "rotating-loading-message", "--format", "json", "."], in: folder == "." ? tree.path : tree.url.appendingPathComponent(folder).path)
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+            return (report["findings"] as! [[String: Any]]).map { "\(prefix)\($0["file"]!):\($0["line"]!)" }
+        }
+        let together = try found(".")
+        XCTAssertEqual(together, ["Shop/Sources/Shop/StatusView.swift:10", "Shop/Sources/Ticking/Ticker.swift:15"])
+        XCTAssertEqual(together, (try found("Shop", prefix: "Shop/") + found("Notes", prefix: "Notes/")).sorted())
     }
 
     func testTheRuleCanBeSwitchedOffAndReLevelled() throws {

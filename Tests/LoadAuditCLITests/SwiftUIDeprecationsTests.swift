@@ -89,15 +89,19 @@ final class SwiftUIDeprecationsTests: XCTestCase {
         // A rotating-text rule shows the names it follows (its clocks are the rules file's data).
         let rotating = CLIRun(["rules", "explain", "rotating-loading-message"])
         XCTAssertTrue(rotating.output.contains("""
-            shown by:          Label, Text
+            shown by:          Label, Text, navigationTitle
+            set on views:      text, title
+            set by:            setTitle
             closures:          asyncAfter (DispatchQueue.main.asyncAfter), scheduledTimer (a repeating Timer)
+            targets:           CADisplayLink (a CADisplayLink), scheduledTimer (a repeating Timer)
             waits:             sleep (a Task.sleep loop)
             publishers:        Timer.publish (a Timer.publish)
             receivers:         onReceive
             time-driven views: TimelineView (a TimelineView)
             random picks:      randomElement
-
+            observable state:  Observable, ObservableObject, Published, State
             """), rotating.output)
+        XCTAssertTrue(rotating.output.contains("chosen among two or more\nfixed messages by the passage of time"), rotating.output)
         let unknown = CLIRun(["rules", "explain", "nope"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.errors.contains("nope: no such rule"), unknown.errors)

@@ -1,0 +1,7 @@
+enum LoadingCopy {
+    static let x
+    .name = [
+        "Warming up the oven",
+        "Almost there",
+    ]
+}
