@@ -35,7 +35,8 @@ struct Scan: ParsableCommand {
         discussion: helpProse("""
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
         Carthage, DerivedData, .swiftpm and SourcePackages, what .gitignore ignores inside a git work tree,
-        and what .loadaudit.yml excludes. A file named on the command line is always scanned.
+        and what .loadaudit.yml excludes. A file or folder named on the command line is always scanned (below
+        a named folder, the same skips apply).
 
         Each finding has a fix class: safe (mechanical rewrite), unsafe (needs a human glance) or manual
         (no automatic rewrite). Paths in every report are relative to the current folder (absolute outside

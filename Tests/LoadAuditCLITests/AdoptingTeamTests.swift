@@ -1,0 +1,65 @@
+import Foundation
+import LoadAuditCLI
+import XCTest
+
+/// What a team adopting loadaudit for its own migration meets (issue 35): its own rules file, a
+/// baseline, the CI gate, vendored code named on the command line. Each test is one scripted stumble.
+final class AdoptingTeamTests: XCTestCase {
+    let spinner = "import SwiftUI\nlet p = ProgressView()\n"
+
+    /// The files the JSON report of a run names, in its order.
+    func reportedFiles(_ run: CLIRun, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let document = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let findings = try XCTUnwrap(document?["findings"] as? [[String: Any]], run.output + run.errors, file: file, line: line)
+        return findings.compactMap { $0["file"] as? String }
+    }
+
+    // MARK: 1. a folder named on the command line is scanned, whatever ignores it
+
+    /// A vendored folder that `.gitignore` leaves out (and whose name, `Pods`, is one of the skipped
+    /// dependency folders), named explicitly: its files are scanned. Below it, the ignore files and the
+    /// skipped names still apply (the repository's `*.generated.swift`, the folder's own `.gitignore`, a
+    /// nested `Pods`). A scan of the whole repository still leaves it out.
+    func testAnIgnoredFolderNamedOnTheCommandLineIsScanned() throws {
+        let tree = try TemporaryTree([
+            ".gitignore": "Pods/\n*.generated.swift\n",
+            "App/Screen.swift": spinner,
+            "Pods/Lib/Spinner.swift": spinner,
+            "Pods/Lib/Mocks.generated.swift": spinner,
+            "Pods/Lib/.gitignore": "Build/\n",
+            "Pods/Lib/Build/Copy.swift": spinner,
+            "Pods/Lib/Pods/Nested.swift": spinner,
+            "Pods/Other/Spinner.swift": spinner,
+        ])
+        try tree.git(["init", "-q"])
+        let lib = CLIRun(["scan", "--format", "json", "Pods/Lib"], in: tree.path)
+        XCTAssertEqual(lib.status, 1, lib.errors)
+        XCTAssertEqual(try reportedFiles(lib), ["Pods/Lib/Spinner.swift"])
+        let pods = CLIRun(["scan", "--format", "json", "Pods"], in: tree.path)
+        XCTAssertEqual(pods.status, 1, pods.errors)
+        XCTAssertEqual(try reportedFiles(pods), ["Pods/Lib/Spinner.swift", "Pods/Other/Spinner.swift"])
+        // Named as `.` from inside, and beside a folder that is not ignored.
+        let inside = CLIRun(["scan", "--format", "json", "."], in: tree.url.appendingPathComponent("Pods/Lib").path)
+        XCTAssertEqual(try reportedFiles(inside), ["Spinner.swift"], inside.errors)
+        let both = CLIRun(["scan", "--format", "json", "App", "Pods/Lib"], in: tree.path)
+        XCTAssertEqual(try reportedFiles(both), ["App/Screen.swift", "Pods/Lib/Spinner.swift"], both.errors)
+        // The whole repository: the vendored folder is left out, as before.
+        let all = CLIRun(["scan", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(try reportedFiles(all), ["App/Screen.swift"], all.errors)
+        // fix rewrites what scan reports there.
+        let fix = CLIRun(["fix", "--dry-run", "Pods/Lib"], in: tree.path)
+        XCTAssertEqual(fix.status, 1, fix.errors)
+        XCTAssertTrue(fix.output.contains("+++ b/Pods/Lib/Spinner.swift"), fix.output)
+        XCTAssertFalse(fix.output.contains("Mocks.generated"), fix.output)
+    }
+
+    /// The named folder is re-included by its own name, which git must not read as a pattern: `[1]`
+    /// would match `1`, `*` anything, and a trailing blank would be dropped.
+    func testANamedFolderWhoseNameLooksLikeAPatternIsScanned() throws {
+        let odd = "Vendor [1]*? "
+        let tree = try TemporaryTree([".gitignore": "Vendor*/\n", "\(odd)/Lib/Spinner.swift": spinner, "Vendor 1x/Lib/Spinner.swift": spinner])
+        try tree.git(["init", "-q"])
+        let run = CLIRun(["scan", "--format", "json", odd + "/Lib"], in: tree.path)
+        XCTAssertEqual(try reportedFiles(run), ["\(odd)/Lib/Spinner.swift"], run.errors)
+    }
+}
