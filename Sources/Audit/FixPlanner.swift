@@ -152,10 +152,13 @@ extension Audit {
     /// The fix's plan for the files under `paths`: the scan (with the whole project's facts), then
     /// the planner's passes. Nothing is written.
     public func fix(_ paths: [String], classes: Set<FixClass>) throws -> FixPlanner.Plan {
+        let plan: FixPlanner.Plan
         do {
-            return try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes)).plan(paths, within: projectRoot(for: paths))
+            plan = try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes)).plan(paths, within: projectRoot(for: paths))
         } catch let error as InputPathError {
             throw AuditError(error.description)
         }
+        if let error = emptyScanError(plan.scan, paths: paths) { throw error }
+        return plan
     }
 }

@@ -73,6 +73,7 @@ extension Audit {
         Fingerprint.assign(&result.findings)
         var warnings = result.problems.map(\.summary)
         if standIn == nil, let error = unmatchedPatternsError(paths) { throw AuditError(error.message, warnings: warnings) }
+        if let error = emptyScanError(result, paths: paths) { throw AuditError(error.message, warnings: warnings) }
         if result.filesScanned == 0 && result.problems.isEmpty {
             warnings.append("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
         }

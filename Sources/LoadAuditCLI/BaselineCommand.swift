@@ -31,8 +31,10 @@ struct Baseline: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var empty: EmptyScanOption
+
     func run() throws {
-        let audit = try project.audit(paths: paths)
+        let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         let result = try scanFindings(audit, paths: paths)
         let path = output.map(terminal.absolutePath) ?? audit.defaultBaselinePath(for: paths)

@@ -25,7 +25,8 @@ struct Fix: ParsableCommand {
           0  done (or, with --dry-run, nothing to change)
           1  with --dry-run: there are changes;
              without: some files could not be fixed (see the summary)
-          2  bad usage, a bad rules file, or an input path that cannot be read
+          2  bad usage, a bad rules file, an input path that cannot be read,
+             or no .swift file to fix (--allow-empty lets that pass)
 
         EXAMPLES
           loadaudit fix --dry-run ./App              Show what would change
@@ -47,11 +48,13 @@ struct Fix: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var empty: EmptyScanOption
+
     @Option(help: "Colour in the diff: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
     func run() throws {
-        let audit = try project.audit(paths: paths)
+        let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         var plan = try audit.fix(paths, classes: unsafe ? [.safe, .unsafe] : [.safe])
         for problem in plan.scan.problems {

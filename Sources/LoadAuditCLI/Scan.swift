@@ -95,6 +95,8 @@ struct Scan: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var empty: EmptyScanOption
+
     @Option(help: ArgumentHelp("A baseline file: its findings are existing and do not fail the run.", valueName: "file"))
     var baseline: String?
 
@@ -153,7 +155,7 @@ struct Scan: ParsableCommand {
     func run() throws {
         // `-` with --stdin-filename: the text of standard input, as the file of that name would be.
         let scanned = stdinFilename.map { [$0] } ?? paths
-        let audit = try project.audit(paths: scanned, jobs: jobs)
+        let audit = try project.audit(paths: scanned, jobs: jobs, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         var request = ScanRequest(paths: paths)
         if let stdinFilename {

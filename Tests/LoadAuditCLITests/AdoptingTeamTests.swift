@@ -1,6 +1,7 @@
 import Foundation
 import LoadAuditCLI
 import XCTest
+import Yams
 
 /// What a team adopting loadaudit for its own migration meets (issue 35): its own rules file, a
 /// baseline, the CI gate, vendored code named on the command line. Each test is one scripted stumble.
@@ -61,5 +62,50 @@ final class AdoptingTeamTests: XCTestCase {
         try tree.git(["init", "-q"])
         let run = CLIRun(["scan", "--format", "json", odd + "/Lib"], in: tree.path)
         XCTAssertEqual(try reportedFiles(run), ["\(odd)/Lib/Spinner.swift"], run.errors)
+    }
+
+    // MARK: 2. a scan of no Swift file is an error, unless allowed
+
+    /// A misspelt folder that exists but holds no Swift, or only a binary `.swift`: in CI that gate
+    /// would check nothing. `scan`, `fix` and `baseline` stop (exit 2, one line naming the paths);
+    /// `--allow-empty` lets it pass with the warning, where none is normal.
+    func testAScanOfNoSwiftFileIsAnErrorUnlessAllowed() throws {
+        let tree = try TemporaryTree([
+            "App/A.swift": spinner, "Docs/README.md": "no Swift here\n", "Tools/Tool.swift": "",
+        ])
+        try tree.write("Tools/Tool.swift", Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0x00, 0x1A, 0x0A]))
+        for command in ["scan", "fix", "baseline"] {
+            let empty = CLIRun([command, "Docs"], in: tree.path)
+            XCTAssertEqual(empty.status, 2, "\(command): \(empty.output)")
+            XCTAssertEqual(empty.errors, "loadaudit: error: no .swift file to scan under Docs (--allow-empty lets a run over none pass)\n", command)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: tree.path + "/Docs/.loadaudit-baseline.json"), "\(command): no baseline of nothing")
+            let binary = CLIRun([command, "Tools"], in: tree.path)
+            XCTAssertEqual(binary.status, 2, "\(command): \(binary.output)")
+            XCTAssertEqual(binary.errors, """
+                loadaudit: warning: Tools/Tool.swift: binary content (NUL bytes), not Swift source: skipped
+                loadaudit: error: no .swift file could be scanned under Tools: 1 skipped (--allow-empty lets a run over none pass)
+
+                """, command)
+            let allowed = CLIRun([command, "--allow-empty", "Docs"], in: tree.path)
+            XCTAssertEqual(allowed.status, 0, "\(command): \(allowed.errors)")
+            XCTAssertEqual(allowed.errors, command == "fix" ? "" : "loadaudit: warning: no .swift files found under Docs\n", command)
+        }
+        // A folder with Swift beside one without: that is a scan.
+        XCTAssertEqual(CLIRun(["scan", "App", "Docs"], in: tree.path).status, 1)
+    }
+
+    /// The pre-commit framework passes the staged Swift files: all of them may be skipped (binary), and
+    /// a commit of such files is normal, so the hook allows a scan of none.
+    func testThePreCommitHookAllowsAScanOfNoFile() throws {
+        let hooks = try XCTUnwrap(try Yams.load(yaml: String(contentsOf: Repository.root.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)) as? [[String: Any]])
+        let entry = try XCTUnwrap(hooks.first?["entry"] as? String).split(separator: " ").map(String.init)
+        let tree = try TemporaryTree()
+        try tree.write("Tool.swift", Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0x00, 0x1A, 0x0A]))
+        let run = CLIRun(Array(entry.dropFirst()) + ["Tool.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.errors)
+        // The action lets a repository choose, and checks by default.
+        let action = try XCTUnwrap(try Yams.load(yaml: String(contentsOf: Repository.root.appendingPathComponent("action.yml"), encoding: .utf8)) as? [String: Any])
+        let input = try XCTUnwrap((action["inputs"] as? [String: Any])?["allow-empty"] as? [String: Any])
+        XCTAssertEqual(input["default"] as? String, "false")
     }
 }
