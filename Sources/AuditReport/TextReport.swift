@@ -44,8 +44,14 @@ public struct TextReport {
             if let command = context.ratchetCommand { output += "Ratchet the baseline down with: \(command)\n" }
             output += "\n"
         }
+        let notChecked = result.baselineEntriesNotChecked.values.reduce(0, +)
+        if notChecked > 0 {
+            let rules = result.baselineEntriesNotChecked.keys.sorted().joined(separator: ", ")
+            output += "Not checked: \(counted(notChecked, "baseline entry", "baseline entries")) of rules that did not run (\(rules))\n\n"
+        }
         let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-        output += "\(counted(new.count, "new finding")), \(existing.count) existing\(fixed) (\(counted(result.filesScanned, "file")) scanned)\n"
+        let unchecked = notChecked > 0 ? ", \(notChecked) not checked" : ""
+        output += "\(counted(new.count, "new finding")), \(existing.count) existing\(fixed)\(unchecked) (\(counted(result.filesScanned, "file")) scanned)\n"
         if result.filesWithParseErrors > 0 {
             output += "\(counted(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
         }

@@ -205,13 +205,16 @@ public struct RuleSet: Sendable {
     /// Kept components and why they stay.
     public private(set) var kept: [String: String]
     public private(set) var sizes: SpinnerSizes?
-    /// Every rule id the loaded files define, including rules not selected to run (for suppressions).
+    /// Every rule id the loaded files define, including rules not selected to run and rules a file
+    /// disables (`enabled: false`): for suppressions and baseline entries, which may name them.
     public private(set) var knownRuleIds: Set<String>
     /// The severity of `unused-suppression` findings; nil switches them off.
     public var unusedSuppressionSeverity: Severity? = .warning
 
-    public init(rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil) {
-        knownRuleIds = Set(rules.map(\.id)).union([UnusedSuppressionRule.id])
+    public init(
+        rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil, disabledRuleIds: Set<String> = []
+    ) {
+        knownRuleIds = Set(rules.map(\.id)).union(disabledRuleIds).union([UnusedSuppressionRule.id])
         self.rules = rules
         self.newComponents = newComponents
         self.kept = kept
@@ -282,11 +285,20 @@ public struct RuleSet: Sendable {
                                      problem: "rule id '\(rule.id)' is already defined at \(existing.origin)")
             }
             rules.append(rule)
-            knownRuleIds.insert(rule.id)
         }
+        knownRuleIds.formUnion(other.knownRuleIds)
         newComponents.formUnion(other.newComponents)
         kept.merge(other.kept) { first, _ in first }
         if let sizes = other.sizes { self.sizes = sizes }
+    }
+
+    /// Whether a rule id is one the loaded files define but that does not run here: disabled in its
+    /// file, switched off by the configuration, or not selected (`--rule`). Its baseline entries cannot
+    /// be checked.
+    public func isNotRunning(_ id: String) -> Bool {
+        guard knownRuleIds.contains(id) else { return false }
+        if id == UnusedSuppressionRule.id { return unusedSuppressionSeverity == nil }
+        return !rules.contains { $0.id == id }
     }
 
     /// Only the named rules, or every rule when `ids` is empty.

@@ -38,16 +38,21 @@ enum RuleSetLoader {
         let helpBase = try top["help-base-uri"].map { try reader.nonEmptyString($0, "help-base-uri") }
         guard let rulesNode = top["rules"] else { throw reader.error(root, "the rules file has no 'rules' list") }
         var rules: [Rule] = []
+        var disabled: Set<String> = []
         let protected = Set(newComponents).union(kept.keys)
         for ruleNode in try reader.list(rulesNode, "rules") {
-            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else { continue }
+            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else {
+                // `enabled: false`: not run, but still a rule of the file (suppressions, baselines).
+                if let idNode = ruleNode.mapping?["id"], let id = idNode.string { disabled.insert(id) }
+                continue
+            }
             if rule.helpURI == nil, let helpBase { rule.helpURI = helpBase + rule.id }
             if let other = rules.first(where: { $0.id == rule.id }) {
                 throw reader.error(ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)")
             }
             rules.append(rule)
         }
-        return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes)
+        return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes, disabledRuleIds: disabled)
     }
 
     private static func readSizes(_ node: Node, _ reader: YAMLReader) throws -> SpinnerSizes {

@@ -44,7 +44,8 @@ struct Scan: ParsableCommand {
 
         IN CI: only new findings fail. With --baseline FILE (written by `loadaudit baseline`), findings
         already in it are reported as existing and do not fail; baseline entries whose usage is gone are
-        reported as fixed (--strict-baseline makes them fail too, until the baseline is ratcheted down).
+        reported as fixed (--strict-baseline makes them fail too, until the baseline is ratcheted down),
+        and those of a rule that did not run (switched off, not selected) as not checked.
         With --diff-base REF, only findings on lines added or changed since the merge base with REF fail.
 
         FORMATS: text (people), json (tools; stable), sarif (GitHub code scanning and other CI systems),
@@ -213,7 +214,9 @@ struct Scan: ParsableCommand {
         let new = result.newFindings.count
         if context.comparesToBaseline {
             let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed) (\(counted(result.filesScanned, "file")))."
+            let notChecked = result.baselineEntriesNotChecked.values.reduce(0, +)
+            let unchecked = notChecked > 0 ? ", \(notChecked) not checked" : ""
+            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed)\(unchecked) (\(counted(result.filesScanned, "file")))."
         }
         return "loadaudit: \(counted(result.findings.count, "finding")) in \(counted(result.filesScanned, "file"))."
     }

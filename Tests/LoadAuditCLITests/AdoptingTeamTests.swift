@@ -108,4 +108,68 @@ final class AdoptingTeamTests: XCTestCase {
         let input = try XCTUnwrap((action["inputs"] as? [String: Any])?["allow-empty"] as? [String: Any])
         XCTAssertEqual(input["default"] as? String, "false")
     }
+
+    // MARK: 6. a rule switched off is not progress
+
+    let dotsAndSpinner = "import SwiftUI\nlet a = LoadingDots()\nlet b = LoadingDots()\nlet c = ProgressView()\n"
+
+    /// Baseline entries of a rule that did not run (`severity: off` in .loadaudit.yml, or not selected
+    /// with `--rule`) are not checked: neither existing nor fixed, no "ratchet the baseline down", not
+    /// failing `--strict-baseline`; and `baseline` keeps them as they were.
+    func testBaselineEntriesOfARuleSwitchedOffAreNotCheckedNotFixed() throws {
+        for switchedOff in [["--config", "off.yml"], ["--rule", "raw-progress-view"]] {
+            let tree = try TemporaryTree(["App/A.swift": dotsAndSpinner, "off.yml": "severity:\n  loading-dots: off\n"])
+            XCTAssertEqual(CLIRun(["baseline", "--no-config", "--output", "bl.json", "App"], in: tree.path).status, 0)
+            let run = CLIRun(["scan", "--baseline", "bl.json", "--strict-baseline"] + switchedOff + ["App"], in: tree.path)
+            XCTAssertEqual(run.status, 0, "\(switchedOff): \(run.output)")
+            XCTAssertFalse(run.output.contains("Fixed since the baseline") || run.output.contains("Ratchet"), "\(switchedOff): \(run.output)")
+            XCTAssertTrue(run.output.contains("Not checked: 2 baseline entries of rules that did not run (loading-dots)\n"), "\(switchedOff): \(run.output)")
+            XCTAssertTrue(run.output.hasSuffix("0 new findings, 1 existing, 0 fixed since the baseline, 2 not checked (1 file scanned)\n"),
+                          "\(switchedOff): \(run.output)")
+            let json = CLIRun(["scan", "--format", "json", "--baseline", "bl.json"] + switchedOff + ["App"], in: tree.path)
+            XCTAssertTrue(json.output.contains("\"fixedSinceBaseline\" : 0,\n    \"new\" : 0,\n    \"notChecked\" : 2,"), json.output)
+            let markdown = CLIRun(["scan", "--format", "markdown", "--baseline", "bl.json"] + switchedOff + ["App"], in: tree.path)
+            XCTAssertTrue(markdown.output.contains("2 baseline entries were not checked: their rules did not run (`loading-dots`)."), markdown.output)
+            XCTAssertFalse(markdown.output.contains("fixed since the baseline"), markdown.output)
+            // Re-baselining with the rule off keeps its entries.
+            XCTAssertEqual(CLIRun(["baseline", "--output", "bl.json"] + switchedOff + ["App"], in: tree.path).status, 0)
+            let baseline = try String(contentsOf: tree.url.appendingPathComponent("bl.json"), encoding: .utf8)
+            XCTAssertEqual(baseline.components(separatedBy: "\"ruleId\" : \"loading-dots\"").count - 1, 2, "\(switchedOff): \(baseline)")
+        }
+    }
+
+    /// A rules file's `enabled: false`: the rule does not run, but it is still a rule: a suppression
+    /// that names it is fine, and its baseline entries are not checked.
+    func testARuleDisabledInItsRulesFileIsStillARule() throws {
+        let rules = """
+            name: payments-ds-migration
+            rules:
+              - id: old-badge
+                kind: pattern
+                match: "OldBadge($N)"
+                replace: "Badge($N)"
+                fix: safe
+                message: OldBadge is gone; use Badge.
+              - id: old-card
+                kind: pattern
+                match: "OldCard()"
+                replace: "Card()"
+                fix: safe
+                message: OldCard is gone; use Card.
+            """
+        let tree = try TemporaryTree([
+            "team.yml": rules, "off.yml": rules.replacingOccurrences(of: "  - id: old-card\n", with: "  - id: old-card\n    enabled: false\n"),
+            "App/A.swift": "let a = OldBadge(1)\n// loadaudit:ignore old-card - the legacy screen keeps it\nlet b = OldCard()\nlet c = OldCard()\n",
+        ])
+        XCTAssertEqual(CLIRun(["baseline", "--rules", "team.yml", "--output", "bl.json", "App"], in: tree.path).status, 0)
+        let run = CLIRun(["scan", "--rules", "off.yml", "--baseline", "bl.json", "App"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertFalse(run.output.contains("unused-suppression"), run.output)
+        XCTAssertTrue(run.output.contains("Not checked: 1 baseline entry of rules that did not run (old-card)\n"), run.output)
+        XCTAssertTrue(run.output.hasSuffix("0 new findings, 1 existing, 0 fixed since the baseline, 1 not checked (1 file scanned)\n"), run.output)
+        // A rule no rules file defines any more is gone, not switched off: its entries are fixed.
+        try tree.write("badge.yml", rules.components(separatedBy: "  - id: old-card\n")[0])
+        let gone = CLIRun(["scan", "--rules", "badge.yml", "--baseline", "bl.json", "App"], in: tree.path)
+        XCTAssertTrue(gone.output.contains("Fixed since the baseline: 1 entry no longer found\n"), gone.output)
+    }
 }
