@@ -89,7 +89,7 @@ public enum MarkdownReport {
         var output = "## loadaudit: \(counted(findings.count, "finding"))"
         output += context.comparesToBaseline ? ", \(newCount) new\n\n" : "\n\n"
         if findings.isEmpty {
-            output += "No deprecated loading indicators in \(context.result.filesScanned) files.\n"
+            output += "No \(context.findingsName ?? "findings") in \(counted(context.result.filesScanned, "file")).\n"
             output += staleLine(context)
             return output
         }

@@ -4,9 +4,12 @@ import AuditModel
 /// then a summary per rule. Pure: the source lines come with the findings; the caller chooses colour.
 public struct TextReport {
     public let colour: Bool
+    /// What the findings are ("deprecated loading indicators"), for a scan with none; nil: "findings".
+    public let findingsName: String?
 
-    public init(colour: Bool) {
+    public init(colour: Bool, findingsName: String? = nil) {
         self.colour = colour
+        self.findingsName = findingsName
     }
 
     public func render(_ result: ScanResult) -> String {
@@ -86,7 +89,7 @@ public struct TextReport {
         let files = Set(result.findings.map(\.file)).count
         var text: String
         if result.findings.isEmpty {
-            text = "No deprecated loading indicators in \(counted(result.filesScanned, "file")) scanned.\n"
+            text = "No \(findingsName ?? "findings") in \(counted(result.filesScanned, "file")) scanned.\n"
         } else {
             let byFix = Dictionary(grouping: result.findings, by: \.fix)
             let fixes = FixClass.allCases.compactMap { fix in byFix[fix].map { "\($0.count) \(fix.rawValue)" } }.joined(separator: ", ")

@@ -228,11 +228,12 @@ struct UsageMatcher {
             }
             values[.size] = size
         }
-        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) {
+        // What a replacement would lose; a rule with none rewrites nothing, so loses nothing.
+        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) && rule.replacement != nil {
             if let label = argument.label, rule.droppableArguments.contains(label) { continue }
             lower(to: .unsafe, "drops the argument \(argument.label.map { "\($0): " } ?? "")\(argument.value.text)")
         }
-        if !closuresConsumed, !call.trailingClosures.isEmpty {
+        if !closuresConsumed, !call.trailingClosures.isEmpty, rule.replacement != nil {
             lower(to: .unsafe, "drops the trailing closure")
         }
 

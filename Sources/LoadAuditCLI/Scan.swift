@@ -185,7 +185,7 @@ struct Scan: ParsableCommand {
         for warning in audited.warnings { terminal.warning(warning) }
         let result = audited.scan
 
-        let context = ReportContext(
+        var context = ReportContext(
             result: result,
             rules: audited.rules,
             toolVersion: loadauditVersion,
@@ -195,6 +195,8 @@ struct Scan: ParsableCommand {
             ratchetCommand: audited.baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(scanned.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
             baselineFolder: audited.baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
+        context.migrationTitle = audit.ruleSet.title
+        context.findingsName = audit.ruleSet.findingsName
         var written: [String] = []
         for request in requestedReports {
             guard let file = request.file else {

@@ -172,4 +172,59 @@ final class AdoptingTeamTests: XCTestCase {
         let gone = CLIRun(["scan", "--rules", "badge.yml", "--baseline", "bl.json", "App"], in: tree.path)
         XCTAssertTrue(gone.output.contains("Fixed since the baseline: 1 entry no longer found\n"), gone.output)
     }
+
+    // MARK: 3. words that name the rules file's migration, not the loading one
+
+    let paymentsRules = """
+        name: payments-ds-migration
+        rules:
+          - id: old-badge
+            kind: pattern
+            match: "OldBadge($N)"
+            replace: "Badge($N)"
+            fix: safe
+            message: OldBadge is gone; use Badge.
+        """
+
+    /// Another team's rules file: the reports and the progress page name its migration (its `title:`,
+    /// else its `name:`) and say "findings", never "loading indicators" or "Loading UI".
+    func testAnotherTeamsRulesAreNamedByTheirFileNotAsTheLoadingMigration() throws {
+        let tree = try TemporaryTree(["team.yml": paymentsRules, "App/A.swift": "let a = Badge(1)\n"])
+        let text = CLIRun(["scan", "--rules", "team.yml", "App"], in: tree.path)
+        XCTAssertEqual(text.output, "No findings in 1 file scanned.\n", text.errors)
+        let markdown = CLIRun(["scan", "--rules", "team.yml", "--format", "markdown", "App"], in: tree.path)
+        XCTAssertEqual(markdown.output, "## loadaudit: 0 findings\n\nNo findings in 1 file.\n")
+        let html = CLIRun(["scan", "--rules", "team.yml", "--format", "html", "App"], in: tree.path)
+        XCTAssertTrue(html.output.contains("<h1>payments-ds-migration: what is left</h1>"), html.output)
+        XCTAssertFalse(html.output.lowercased().contains("loading"), html.output)
+        try tree.write("titled.yml", "title: Payments design system\n" + paymentsRules)
+        let titled = CLIRun(["scan", "--rules", "titled.yml", "--format", "html", "App"], in: tree.path)
+        XCTAssertTrue(titled.output.contains("<h1>Payments design system: what is left</h1>"), titled.output)
+        // The progress page, over a history of one commit.
+        try tree.git(["init", "-q"])
+        try tree.git(["add", "."])
+        try tree.git(["commit", "-q", "-m", "start"], date: "2026-01-05")
+        let progress = CLIRun(["progress", "--rules", "titled.yml", "--html", "progress.html", "App"], in: tree.path)
+        XCTAssertEqual(progress.status, 0, progress.errors)
+        let page = try String(contentsOf: tree.url.appendingPathComponent("progress.html"), encoding: .utf8)
+        XCTAssertTrue(page.contains("<h1>Payments design system progress</h1>"), page)
+        XCTAssertFalse(page.contains("Loading UI"), page)
+        // The built-in loading rules keep their words.
+        try tree.write("App/B.swift", "import SwiftUI\nlet b = LoadingSpinner(size: .small)\n")
+        XCTAssertEqual(CLIRun(["scan", "App/B.swift"], in: tree.path).output, "No deprecated loading indicators in 1 file scanned.\n")
+        XCTAssertTrue(CLIRun(["scan", "--format", "html", "App/B.swift"], in: tree.path).output.contains("<h1>Loading UI migration: what is left</h1>"))
+    }
+
+    /// A manual finding of a rule with no replacement: nothing is rewritten, so no argument is
+    /// "dropped"; the message says what helps the person who does the change.
+    func testAManualFindingWithNoReplacementListsNoDroppedArguments() throws {
+        let tree = try TemporaryTree(["Legacy.swift": "import UIKit\nlet spinner = UIActivityIndicatorView(frame: .zero)\nlet dots = LoadingDots(color: .orange)\n"])
+        let run = CLIRun(["scan", "--format", "json", "Legacy.swift"], in: tree.path)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let messages = try XCTUnwrap(document["findings"] as? [[String: Any]]).compactMap { $0["message"] as? String }
+        XCTAssertEqual(messages, [
+            "A UIKit activity indicator; the screen's loading state moves to LoadingSpinner too.",
+            "LoadingDots is removed and not replaced; delete it (a static label or LoadingSpinner if a wait must show).",
+        ])
+    }
 }
