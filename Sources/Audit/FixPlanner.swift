@@ -40,13 +40,25 @@ public struct FixPlanner {
         public var outcome: Outcome
     }
 
+    /// A finding a fix leaves, and where it starts in its file as the fix found it.
+    public struct Left {
+        /// In the rewritten text where the file changed.
+        public let finding: Finding
+        /// Before the fix (what `scan` says, and the file as a dry run leaves it): the finding's own
+        /// start where the rewrite kept its code; where the rewrite starts, for a finding only the
+        /// rewritten code holds.
+        public let startAsFound: SourcePoint
+    }
+
     /// What a fix would do: the scan, each file's rewrite, and what is left for people.
     public struct Plan {
         /// The scan before any change.
         public let scan: ScanResult
         public var files: [FileResult]
-        /// The findings left once the fixes are applied (in the rewritten text where a file changed).
-        public let remaining: [Finding]
+        /// The findings left once the fixes are applied, in report order (of the rewritten text).
+        public let left: [Left]
+        /// The findings left, in the rewritten text where a file changed.
+        public var remaining: [Finding] { left.map(\.finding) }
     }
 
     public let scanner: ProjectScanner
@@ -82,11 +94,12 @@ public struct FixPlanner {
             fix(toFix[index].file, source: toFix[index].source, findings: toFix[index].findings, context: context, parser: parser)
         }
         var results: [FileResult] = []
-        for case let (result, left)? in fixed {
+        var left = remaining.map { Left(finding: $0, startAsFound: $0.start) }
+        for case let (result, leftInFile)? in fixed {
             results.append(result)
-            remaining += left
+            left += leftInFile
         }
-        return Plan(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
+        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) })
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {
@@ -96,7 +109,7 @@ public struct FixPlanner {
     /// Rewrites one file in memory, pass after pass, checking each pass re-parses with no new error.
     private func fix(
         _ file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
-    ) -> (FileResult, [Finding]) {
+    ) -> (FileResult, [Left]) {
         let original = source.bytes
         let outcome = Self.rewrite(original, findings: findings, allowedErrors: file.analysis.syntaxErrors.count,
                                    maximumPasses: options.maximumPasses, isApplicable: isApplicable) { bytes in
@@ -105,22 +118,29 @@ public struct FixPlanner {
             return (scanner.engine.resolve(analysis, in: context), analysis.syntaxErrors.count)
         }
         switch outcome {
-        case .settled(let fixed, let editsByRule, let left):
+        case .settled(let fixed, let editsByRule, let left, let passes):
+            let back = EditsBack(passes)
+            let placed = left.map { finding in
+                let offset = back.originalOffset(of: finding.start.byteOffset)
+                let position = source.position(ofByte: offset)
+                return Left(finding: finding, startAsFound: SourcePoint(line: position.line, column: position.column, byteOffset: offset))
+            }
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: fixed, editsByRule: editsByRule, outcome: .fixed), left)
+                               fixed: fixed, editsByRule: editsByRule, outcome: .fixed), placed)
         case .refused(let reason, let finding, _):
             let text = reason == .doesNotParse ? "rewrite would not parse" : "rewrite did not settle after \(options.maximumPasses) passes"
             let refused = FileResult.Outcome.refused(reason: text, ruleId: finding.ruleId, line: finding.start.line, column: finding.start.column)
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: original, editsByRule: [:], outcome: refused), findings)
+                               fixed: original, editsByRule: [:], outcome: refused), findings.map { Left(finding: $0, startAsFound: $0.start) })
         }
     }
 
-    /// How a rewrite ends: the rewritten bytes with the edits applied per rule and the findings left in
-    /// them; or refused, with the finding it stopped at and the bytes of the last pass that was fine.
+    /// How a rewrite ends: the rewritten bytes with the edits applied per rule, the findings left in
+    /// them and each pass's edits (in the text before that pass); or refused, with the finding it
+    /// stopped at and the bytes of the last pass that was fine.
     enum Rewrite {
         enum Refusal { case doesNotParse, doesNotSettle }
-        case settled([UInt8], editsByRule: [String: Int], findings: [Finding])
+        case settled([UInt8], editsByRule: [String: Int], findings: [Finding], passes: [[TextEdit]])
         case refused(Refusal, Finding, lastGood: [UInt8])
     }
 
@@ -135,16 +155,57 @@ public struct FixPlanner {
         var current = original
         var currentFindings = findings
         var editsByRule: [String: Int] = [:]
+        var passes: [[TextEdit]] = []
         for _ in 0..<maximumPasses {
             let selected = EditPlan.select(currentFindings.filter(isApplicable))
-            guard let first = selected.first else { return .settled(current, editsByRule: editsByRule, findings: currentFindings) }
-            let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
+            guard let first = selected.first else { return .settled(current, editsByRule: editsByRule, findings: currentFindings, passes: passes) }
+            let edits = selected.flatMap(\.edits)
+            let next = EditPlan.apply(edits, to: current)
             guard let reread = reread(next), reread.syntaxErrors <= allowedErrors else { return .refused(.doesNotParse, first, lastGood: current) }
             for finding in selected { editsByRule[finding.ruleId, default: 0] += 1 }
+            passes.append(edits)
             current = next
             currentFindings = reread.findings
         }
         return .refused(.doesNotSettle, currentFindings.first(where: isApplicable) ?? findings[0], lastGood: current)
+    }
+}
+
+/// Offsets in a rewritten text taken back to the text before the rewrite, through each pass's edits
+/// (latest first): an offset outside every edit moves back by what the edits before it changed; one
+/// inside an edit's new text goes to where that edit starts.
+struct EditsBack {
+    /// Per pass, its edits in order: where each starts in the text after the pass, where its new text
+    /// ends there, where it started before, and the change in length up to its end.
+    private let passes: [[(newStart: Int, newEnd: Int, oldStart: Int, shiftAfter: Int)]]
+
+    init(_ passes: [[TextEdit]]) {
+        self.passes = passes.map { edits in
+            var shift = 0
+            return edits.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { edit in
+                let newStart = edit.range.lowerBound + shift
+                let length = edit.text.utf8.count
+                shift += length - edit.range.count
+                return (newStart, newStart + length, edit.range.lowerBound, shift)
+            }
+        }
+    }
+
+    func originalOffset(of offset: Int) -> Int {
+        var offset = offset
+        for edits in passes.reversed() {
+            // The last edit that starts at or before the offset (a binary search: a generated file can
+            // have tens of thousands).
+            var low = 0, high = edits.count
+            while low < high {
+                let middle = (low + high) / 2
+                if edits[middle].newStart <= offset { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { continue }
+            let edit = edits[low - 1]
+            offset = offset < edit.newEnd ? edit.oldStart : offset - edit.shiftAfter
+        }
+        return offset
     }
 }
 

@@ -74,15 +74,25 @@ public struct TextReport {
             let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
             text += " \(gutter) | \(shown.text)\n"
             text += " \(blank) | \(padding)\(paint(marker, .green))\n"
-            text += " \(blank) = \(fixLine(finding))\n"
+            text += " \(blank) = \(fixLines(finding, gutter: " \(blank) | "))"
         } else {
-            text += "   = \(fixLine(finding))\n"
+            text += "   = \(fixLines(finding, gutter: "   | "))"
         }
         return text + "\n"
     }
 
-    private func fixLine(_ finding: Finding) -> String {
-        finding.replacement.map { "\(finding.fix.rawValue) fix: \($0)" } ?? "manual: no automatic rewrite"
+    /// The fix line; a replacement of several lines goes on in `gutter`, the source line's: its later
+    /// lines keep the file's indentation, so they stand under the code they replace.
+    private func fixLines(_ finding: Finding, gutter: String) -> String {
+        guard let replacement = finding.replacement else { return "manual: no automatic rewrite\n" }
+        let lines = replacement.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var text = "\(finding.fix.rawValue) fix: \(lines[0])\n"
+        for line in lines.dropFirst() {
+            var shown = gutter + line
+            while shown.last == " " || shown.last == "\t" { shown.removeLast() }
+            text += shown + "\n"
+        }
+        return text
     }
 
     func summary(_ result: ScanResult) -> String {

@@ -227,4 +227,107 @@ final class AdoptingTeamTests: XCTestCase {
             "LoadingDots is removed and not replaced; delete it (a static label or LoadingSpinner if a wait must show).",
         ])
     }
+
+    // MARK: 5. rewrites that leave no debris
+
+    let tagRules = """
+        rules:
+          - id: old-tag
+            kind: pattern
+            match: "OldTag(count: $N, legacy: $L, style: $S)"
+            replace: "Tag(count: $N, style: $S)"
+            fix: safe
+            message: OldTag is gone; use Tag.
+            examples:
+              fix:
+                - before: "OldTag(count: 1, legacy: true, style: .x)"
+                  after: "Tag(count: 1, style: .x)"
+          - id: old-button
+            kind: pattern
+            match: "OldButton($TITLE, legacy: $L) { $$$BODY }"
+            replace: "Button($TITLE) { $$$BODY }"
+            fix: safe
+            message: OldButton is gone; use Button.
+        """
+
+    /// An argument a pattern rule drops, on a line of its own, takes its line with it: no line of
+    /// blanks is left (nor trailing blanks where something stands before it).
+    func testADroppedArgumentOnItsOwnLineTakesTheLine() throws {
+        let tree = try TemporaryTree(["team.yml": tagRules, "A.swift": """
+            let a = OldTag(
+                count: 3,
+                legacy: true,
+                style: .x
+            )
+            let b = OldTag(count: 3,
+                           legacy: true,
+                           style: .x)
+            let c = OldTag(count: 3, legacy: true,
+                           style: .x)
+
+            """])
+        let run = CLIRun(["fix", "--unsafe", "--rules", "team.yml", "A.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.output + run.errors)
+        XCTAssertEqual(try String(contentsOf: tree.url.appendingPathComponent("A.swift"), encoding: .utf8), """
+            let a = Tag(
+                count: 3,
+                style: .x
+            )
+            let b = Tag(count: 3,
+                           style: .x)
+            let c = Tag(count: 3,
+                           style: .x)
+
+            """)
+    }
+
+    /// A replacement of several lines is shown as code: its later lines in the gutter of the source
+    /// line above, where they would stand in the file.
+    func testAMultiLineReplacementIsShownInTheSourcesGutter() throws {
+        let tree = try TemporaryTree(["team.yml": tagRules, "B.swift": """
+            struct V {
+                var body: some View {
+                    OldButton("Done", legacy: true) {
+                        dismiss()
+                    }
+                }
+            }
+
+            """])
+        let run = CLIRun(["scan", "--rules", "team.yml", "B.swift"], in: tree.path)
+        XCTAssertTrue(run.output.hasPrefix("""
+            B.swift:3:9: warning: OldButton is gone; use Button. (the rewrite drops $L (true)) [old-button]
+             3 |         OldButton("Done", legacy: true) {
+               |         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+               = unsafe fix: Button("Done") { dismiss()
+               |          }
+
+            """), run.output)
+    }
+
+    /// The findings `fix --dry-run` leaves for a person are where `scan` puts them: in the files as
+    /// they are, not as the fix would leave them (a removed modifier line moves them up). After a real
+    /// fix, they are where the fix left them.
+    func testTheFindingsAFixLeavesAreListedWhereTheyAre() throws {
+        let text = """
+            import SwiftUI
+            struct V: View {
+                var body: some View {
+                    ProgressView()
+                        .progressViewStyle(.circular)
+                    LoadingDots()
+                }
+            }
+
+            """
+        let tree = try TemporaryTree(["V.swift": text])
+        let scan = CLIRun(["scan", "--format", "json", "V.swift"], in: tree.path)
+        XCTAssertTrue(scan.output.contains("\"line\" : 6,"), scan.output)
+        let dryRun = CLIRun(["fix", "--dry-run", "V.swift"], in: tree.path)
+        XCTAssertTrue(dryRun.errors.contains("1 manual finding left for a person:\n  V.swift:6:9: LoadingDots is removed"), dryRun.errors)
+        let fix = CLIRun(["fix", "V.swift"], in: tree.path)
+        XCTAssertTrue(fix.output.contains("1 manual finding left for a person:\n  V.swift:5:9: LoadingDots is removed"), fix.output)
+        let after = CLIRun(["scan", "--format", "json", "V.swift"], in: tree.path)
+        XCTAssertTrue(after.output.contains("\"line\" : 5,"), after.output)
+    }
 }
