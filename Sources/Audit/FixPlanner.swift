@@ -37,6 +37,9 @@ public struct FixPlanner {
         public let original: [UInt8]
         public let fixed: [UInt8]
         public let editsByRule: [String: Int]
+        /// The edits applied, pass by pass: where the rewrite's lines and findings were before it, and
+        /// its diff.
+        public let applied: AppliedEdits
         public var outcome: Outcome
     }
 
@@ -46,7 +49,7 @@ public struct FixPlanner {
         public let finding: Finding
         /// Before the fix (what `scan` says, and the file as a dry run leaves it): the finding's own
         /// start where the rewrite kept its code; where the rewrite starts, for a finding only the
-        /// rewritten code holds.
+        /// rewritten code holds (see `AppliedEdits.originalOffset`).
         public let startAsFound: SourcePoint
     }
 
@@ -119,19 +122,19 @@ public struct FixPlanner {
         }
         switch outcome {
         case .settled(let fixed, let editsByRule, let left, let passes):
-            let back = EditsBack(passes)
+            let applied = AppliedEdits(passes)
             let placed = left.map { finding in
-                let offset = back.originalOffset(of: finding.start.byteOffset)
+                let offset = applied.originalOffset(of: finding.start.byteOffset)
                 let position = source.position(ofByte: offset)
                 return Left(finding: finding, startAsFound: SourcePoint(line: position.line, column: position.column, byteOffset: offset))
             }
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: fixed, editsByRule: editsByRule, outcome: .fixed), placed)
+                               fixed: fixed, editsByRule: editsByRule, applied: applied, outcome: .fixed), placed)
         case .refused(let reason, let finding, _):
             let text = reason == .doesNotParse ? "rewrite would not parse" : "rewrite did not settle after \(options.maximumPasses) passes"
             let refused = FileResult.Outcome.refused(reason: text, ruleId: finding.ruleId, line: finding.start.line, column: finding.start.column)
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: original, editsByRule: [:], outcome: refused), findings.map { Left(finding: $0, startAsFound: $0.start) })
+                               fixed: original, editsByRule: [:], applied: AppliedEdits([]), outcome: refused), findings.map { Left(finding: $0, startAsFound: $0.start) })
         }
     }
 
@@ -168,44 +171,6 @@ public struct FixPlanner {
             currentFindings = reread.findings
         }
         return .refused(.doesNotSettle, currentFindings.first(where: isApplicable) ?? findings[0], lastGood: current)
-    }
-}
-
-/// Offsets in a rewritten text taken back to the text before the rewrite, through each pass's edits
-/// (latest first): an offset outside every edit moves back by what the edits before it changed; one
-/// inside an edit's new text goes to where that edit starts.
-struct EditsBack {
-    /// Per pass, its edits in order: where each starts in the text after the pass, where its new text
-    /// ends there, where it started before, and the change in length up to its end.
-    private let passes: [[(newStart: Int, newEnd: Int, oldStart: Int, shiftAfter: Int)]]
-
-    init(_ passes: [[TextEdit]]) {
-        self.passes = passes.map { edits in
-            var shift = 0
-            return edits.sorted { $0.range.lowerBound < $1.range.lowerBound }.map { edit in
-                let newStart = edit.range.lowerBound + shift
-                let length = edit.text.utf8.count
-                shift += length - edit.range.count
-                return (newStart, newStart + length, edit.range.lowerBound, shift)
-            }
-        }
-    }
-
-    func originalOffset(of offset: Int) -> Int {
-        var offset = offset
-        for edits in passes.reversed() {
-            // The last edit that starts at or before the offset (a binary search: a generated file can
-            // have tens of thousands).
-            var low = 0, high = edits.count
-            while low < high {
-                let middle = (low + high) / 2
-                if edits[middle].newStart <= offset { low = middle + 1 } else { high = middle }
-            }
-            guard low > 0 else { continue }
-            let edit = edits[low - 1]
-            offset = offset < edit.newEnd ? edit.oldStart : offset - edit.shiftAfter
-        }
-        return offset
     }
 }
 

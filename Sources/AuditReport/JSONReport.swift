@@ -151,7 +151,9 @@ public enum JSONReport {
         json.endObject()
         json.member("version", document.version)
         json.endObject()
-        return json.text + "\n"
+        // The final line break in the bytes: `text + "\n"` copied the whole report once more.
+        json.lineBreak()
+        return json.text
     }
 }
 
