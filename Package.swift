@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "AuditProgress", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
         .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
-        .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel"]),
+        .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),

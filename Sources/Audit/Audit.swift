@@ -47,6 +47,9 @@ public struct AuditSetup {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// False parses every file (a check that the prefilter changes nothing).
     public var prefilter = true
+    /// `--allow-empty`: a run that finds no Swift file to scan goes on (with a warning) instead of
+    /// stopping, where none is normal (a hook given only skipped files).
+    public var allowsEmpty = false
     /// The version the cache keys on.
     public var toolVersion: String
     /// Told what the prefilter picks and what each parse costs (`LOADAUDIT_TRACE=1`).
@@ -215,6 +218,17 @@ public struct Audit {
             }
         }
         return URL(fileURLWithPath: setup.currentDirectory).appendingPathComponent(BaselineFile.defaultName).path
+    }
+
+    /// A run that scanned no Swift file checks nothing: in CI, a misspelt folder would pass. An error
+    /// naming the paths (and how many files were skipped), unless `--allow-empty`.
+    func emptyScanError(_ result: ScanResult, paths: [String]) -> AuditError? {
+        guard result.filesScanned == 0, !setup.allowsEmpty else { return nil }
+        let named = paths.isEmpty ? "." : paths.joined(separator: ", ")
+        let allow = "(--allow-empty lets a run over none pass)"
+        guard !result.problems.isEmpty else { return AuditError("no .swift file to scan under \(named) \(allow)") }
+        return AuditError("no .swift file could be scanned under \(named): \(result.problems.count) skipped \(allow)",
+                          warnings: result.problems.map(\.summary))
     }
 
     /// After a walk of the configuration's whole folder, an include or exclude pattern that matched no

@@ -37,7 +37,20 @@ public struct FixPlanner {
         public let original: [UInt8]
         public let fixed: [UInt8]
         public let editsByRule: [String: Int]
+        /// The edits applied, pass by pass: where the rewrite's lines and findings were before it, and
+        /// its diff.
+        public let applied: AppliedEdits
         public var outcome: Outcome
+    }
+
+    /// A finding a fix leaves, and where it starts in its file as the fix found it.
+    public struct Left {
+        /// In the rewritten text where the file changed.
+        public let finding: Finding
+        /// Before the fix (what `scan` says, and the file as a dry run leaves it): the finding's own
+        /// start where the rewrite kept its code; where the rewrite starts, for a finding only the
+        /// rewritten code holds (see `AppliedEdits.originalOffset`).
+        public let startAsFound: SourcePoint
     }
 
     /// What a fix would do: the scan, each file's rewrite, and what is left for people.
@@ -45,8 +58,10 @@ public struct FixPlanner {
         /// The scan before any change.
         public let scan: ScanResult
         public var files: [FileResult]
-        /// The findings left once the fixes are applied (in the rewritten text where a file changed).
-        public let remaining: [Finding]
+        /// The findings left once the fixes are applied, in report order (of the rewritten text).
+        public let left: [Left]
+        /// The findings left, in the rewritten text where a file changed.
+        public var remaining: [Finding] { left.map(\.finding) }
     }
 
     public let scanner: ProjectScanner
@@ -82,11 +97,12 @@ public struct FixPlanner {
             fix(toFix[index].file, source: toFix[index].source, findings: toFix[index].findings, context: context, parser: parser)
         }
         var results: [FileResult] = []
-        for case let (result, left)? in fixed {
+        var left = remaining.map { Left(finding: $0, startAsFound: $0.start) }
+        for case let (result, leftInFile)? in fixed {
             results.append(result)
-            remaining += left
+            left += leftInFile
         }
-        return Plan(scan: scan, files: results, remaining: remaining.sorted(by: Finding.reportOrder))
+        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) })
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {
@@ -96,7 +112,7 @@ public struct FixPlanner {
     /// Rewrites one file in memory, pass after pass, checking each pass re-parses with no new error.
     private func fix(
         _ file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
-    ) -> (FileResult, [Finding]) {
+    ) -> (FileResult, [Left]) {
         let original = source.bytes
         let outcome = Self.rewrite(original, findings: findings, allowedErrors: file.analysis.syntaxErrors.count,
                                    maximumPasses: options.maximumPasses, isApplicable: isApplicable) { bytes in
@@ -105,22 +121,29 @@ public struct FixPlanner {
             return (scanner.engine.resolve(analysis, in: context), analysis.syntaxErrors.count)
         }
         switch outcome {
-        case .settled(let fixed, let editsByRule, let left):
+        case .settled(let fixed, let editsByRule, let left, let passes):
+            let applied = AppliedEdits(passes)
+            let placed = left.map { finding in
+                let offset = applied.originalOffset(of: finding.start.byteOffset)
+                let position = source.position(ofByte: offset)
+                return Left(finding: finding, startAsFound: SourcePoint(line: position.line, column: position.column, byteOffset: offset))
+            }
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: fixed, editsByRule: editsByRule, outcome: .fixed), left)
+                               fixed: fixed, editsByRule: editsByRule, applied: applied, outcome: .fixed), placed)
         case .refused(let reason, let finding, _):
             let text = reason == .doesNotParse ? "rewrite would not parse" : "rewrite did not settle after \(options.maximumPasses) passes"
             let refused = FileResult.Outcome.refused(reason: text, ruleId: finding.ruleId, line: finding.start.line, column: finding.start.column)
             return (FileResult(file: file.reference.displayPath, absolutePath: file.reference.absolutePath, original: original,
-                               fixed: original, editsByRule: [:], outcome: refused), findings)
+                               fixed: original, editsByRule: [:], applied: AppliedEdits([]), outcome: refused), findings.map { Left(finding: $0, startAsFound: $0.start) })
         }
     }
 
-    /// How a rewrite ends: the rewritten bytes with the edits applied per rule and the findings left in
-    /// them; or refused, with the finding it stopped at and the bytes of the last pass that was fine.
+    /// How a rewrite ends: the rewritten bytes with the edits applied per rule, the findings left in
+    /// them and each pass's edits (in the text before that pass); or refused, with the finding it
+    /// stopped at and the bytes of the last pass that was fine.
     enum Rewrite {
         enum Refusal { case doesNotParse, doesNotSettle }
-        case settled([UInt8], editsByRule: [String: Int], findings: [Finding])
+        case settled([UInt8], editsByRule: [String: Int], findings: [Finding], passes: [[TextEdit]])
         case refused(Refusal, Finding, lastGood: [UInt8])
     }
 
@@ -135,12 +158,15 @@ public struct FixPlanner {
         var current = original
         var currentFindings = findings
         var editsByRule: [String: Int] = [:]
+        var passes: [[TextEdit]] = []
         for _ in 0..<maximumPasses {
             let selected = EditPlan.select(currentFindings.filter(isApplicable))
-            guard let first = selected.first else { return .settled(current, editsByRule: editsByRule, findings: currentFindings) }
-            let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
+            guard let first = selected.first else { return .settled(current, editsByRule: editsByRule, findings: currentFindings, passes: passes) }
+            let edits = selected.flatMap(\.edits)
+            let next = EditPlan.apply(edits, to: current)
             guard let reread = reread(next), reread.syntaxErrors <= allowedErrors else { return .refused(.doesNotParse, first, lastGood: current) }
             for finding in selected { editsByRule[finding.ruleId, default: 0] += 1 }
+            passes.append(edits)
             current = next
             currentFindings = reread.findings
         }
@@ -152,10 +178,13 @@ extension Audit {
     /// The fix's plan for the files under `paths`: the scan (with the whole project's facts), then
     /// the planner's passes. Nothing is written.
     public func fix(_ paths: [String], classes: Set<FixClass>) throws -> FixPlanner.Plan {
+        let plan: FixPlanner.Plan
         do {
-            return try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes)).plan(paths, within: projectRoot(for: paths))
+            plan = try FixPlanner(scanner: scanner, options: FixPlanner.Options(classes: classes)).plan(paths, within: projectRoot(for: paths))
         } catch let error as InputPathError {
             throw AuditError(error.description)
         }
+        if let error = emptyScanError(plan.scan, paths: paths) { throw error }
+        return plan
     }
 }

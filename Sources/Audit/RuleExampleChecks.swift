@@ -147,7 +147,7 @@ public enum RuleExampleChecks {
             let outcome = FixPlanner.rewrite(original, findings: found, allowedErrors: allowedErrors, maximumPasses: 8,
                                              isApplicable: { !$0.edits.isEmpty }) { findings($0) }
             switch outcome {
-            case .settled(let bytes, _, _): return (bytes, nil)
+            case .settled(let bytes, _, _, _): return (bytes, nil)
             case .refused(.doesNotParse, _, let lastGood): return (lastGood, "the rewrite would not parse")
             case .refused(.doesNotSettle, _, let lastGood): return (lastGood, "the rewrite did not settle after 8 passes")
             }

@@ -73,6 +73,7 @@ extension Audit {
         Fingerprint.assign(&result.findings)
         var warnings = result.problems.map(\.summary)
         if standIn == nil, let error = unmatchedPatternsError(paths) { throw AuditError(error.message, warnings: warnings) }
+        if let error = emptyScanError(result, paths: paths) { throw AuditError(error.message, warnings: warnings) }
         if result.filesScanned == 0 && result.problems.isEmpty {
             warnings.append("no .swift files found under \(paths.isEmpty ? "." : paths.joined(separator: ", "))")
         }
@@ -123,8 +124,11 @@ extension Audit {
         guard let baselinePath else { return nil }
         do {
             let file = try BaselineFile.read(baselinePath)
-            result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: (baselinePath as NSString).deletingLastPathComponent,
-                                               inScope: { covers($0, scanning: paths) })
+            let folder = (baselinePath as NSString).deletingLastPathComponent
+            let checked = { (id: String) in !ruleSet.isNotRunning(id) }
+            result.staleEntries = file.compare(&result.findings, absolutePaths: result.absolutePaths, folder: folder,
+                                               inScope: { covers($0, scanning: paths) }, checked: checked)
+            result.baselineEntriesNotChecked = file.notChecked(folder: folder, inScope: { covers($0, scanning: paths) }, checked: checked)
         } catch let error as BaselineError {
             throw AuditError(error.description)
         }

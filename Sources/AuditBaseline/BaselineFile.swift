@@ -113,14 +113,16 @@ public struct BaselineFile: Codable, Equatable {
 
     /// Marks each finding new or existing, and returns the entries no finding matched among those in
     /// scope. `inScope` is asked with each entry's absolute path: an entry of a file the scan did not
-    /// cover (a scan of a subfolder) is neither matched nor fixed.
+    /// cover (a scan of a subfolder) is neither matched nor fixed. `checked` is asked with each entry's
+    /// rule id: an entry of a rule that did not run (switched off, not selected) is neither either.
     public func compare(
-        _ findings: inout [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool = { _ in true }
+        _ findings: inout [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool = { _ in true },
+        checked: (String) -> Bool = { _ in true }
     ) -> [StaleEntry] {
         func key(_ ruleId: String, _ file: String, _ fingerprint: String) -> String {
             [ruleId, file, fingerprint].joined(separator: "\u{1F}")
         }
-        let scoped = self.findings.filter { inScope(Self.absolutePath(of: $0, in: folder)) }
+        let scoped = self.findings.filter { checked($0.ruleId) && inScope(Self.absolutePath(of: $0, in: folder)) }
         var unmatched = Dictionary(scoped.map { (key($0.ruleId, $0.file, $0.fingerprint), $0) }, uniquingKeysWith: { first, _ in first })
         for index in findings.indices {
             let finding = findings[index]
@@ -132,14 +134,34 @@ public struct BaselineFile: Codable, Equatable {
         return unmatched.values.sorted().map { StaleEntry(ruleId: $0.ruleId, file: $0.file, fingerprint: $0.fingerprint, snippet: $0.snippet) }
     }
 
-    /// The baseline of a scan that covered only part of the project: today's `findings` for the files
-    /// in scope, and this baseline's entries for the files outside it, kept as they were.
+    /// How many entries in scope (see `compare`) belong to rules that did not run, per rule id: the
+    /// scan could not check them.
+    public func notChecked(folder: String, inScope: (String) -> Bool = { _ in true }, checked: (String) -> Bool) -> [String: Int] {
+        findings.filter { !checked($0.ruleId) && inScope(Self.absolutePath(of: $0, in: folder)) }
+            .reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 }
+    }
+
+    /// The baseline of a scan that covered only part of the project, or ran only some rules: today's
+    /// `findings` for the files in scope and the rules that ran (`checked`), and this baseline's other
+    /// entries kept as they were (counted: outside the scope, and of rules that did not run).
     public func updated(
-        with findings: [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool
-    ) -> (baseline: BaselineFile, keptOutOfScope: Int) {
-        let kept = self.findings.filter { !inScope(Self.absolutePath(of: $0, in: folder)) }
+        with findings: [Finding], absolutePaths: [String: String], folder: String, inScope: (String) -> Bool,
+        checked: (String) -> Bool = { _ in true }
+    ) -> (baseline: BaselineFile, keptOutOfScope: Int, keptNotChecked: Int) {
+        var outOfScope = 0, notChecked = 0
+        let kept = self.findings.filter { entry in
+            if !inScope(Self.absolutePath(of: entry, in: folder)) {
+                outOfScope += 1
+                return true
+            }
+            if !checked(entry.ruleId) {
+                notChecked += 1
+                return true
+            }
+            return false
+        }
         let current = BaselineFile(findings: findings, absolutePaths: absolutePaths, folder: folder)
-        return (BaselineFile(entries: kept + current.findings), kept.count)
+        return (BaselineFile(entries: kept + current.findings), outOfScope, notChecked)
     }
 
     /// Where an entry's file is (its path is relative to the baseline's folder).

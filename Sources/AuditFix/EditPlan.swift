@@ -17,18 +17,62 @@ public enum EditPlan {
             if lhs.end.byteOffset != rhs.end.byteOffset { return lhs.end.byteOffset > rhs.end.byteOffset }
             return lhs.ruleId < rhs.ruleId
         }
-        var taken: [Range<Int>] = []
+        var taken = TakenRanges()
+        // An edit two findings share (the import a replacement needs) is taken once: the second
+        // finding's copy of it is no overlap.
         var takenEdits: Set<TextEdit> = []
         var selected: [Finding] = []
         for finding in ordered {
             let own = finding.edits.filter { !takenEdits.contains($0) }
             let ranges = own.map(\.range) + [finding.start.byteOffset..<finding.end.byteOffset]
-            if ranges.contains(where: { range in taken.contains { overlaps($0, range) } }) { continue }
-            taken.append(contentsOf: ranges)
+            if ranges.contains(where: taken.overlaps) { continue }
+            for range in ranges { taken.insert(range) }
             takenEdits.formUnion(own)
             selected.append(finding)
         }
         return selected
+    }
+
+    /// The ranges of the findings taken so far, by start, each with the furthest end of those up to it:
+    /// a range's possible overlaps are found by a binary search and a short walk back, where a look at
+    /// every range taken made a pass over a generated file of tens of thousands of findings quadratic.
+    /// Findings come by start, so a range is nearly always added at the end.
+    struct TakenRanges {
+        private var ranges: [Range<Int>] = []
+        /// The largest upper bound of `ranges[0...i]`.
+        private var furthest: [Int] = []
+
+        func overlaps(_ range: Range<Int>) -> Bool {
+            // Only a range that starts at or before this one's end can overlap it; of those, walk back
+            // while one of them (or one before) may still reach it.
+            var index = firstStarting(after: range.upperBound) - 1
+            while index >= 0, furthest[index] >= range.lowerBound {
+                if EditPlan.overlaps(ranges[index], range) { return true }
+                index -= 1
+            }
+            return false
+        }
+
+        mutating func insert(_ range: Range<Int>) {
+            let index = firstStarting(after: range.lowerBound)
+            ranges.insert(range, at: index)
+            furthest.insert(range.upperBound, at: index)
+            for later in index..<furthest.count {
+                let reach = max(furthest[later], later > 0 ? furthest[later - 1] : Int.min)
+                if later > index, reach == furthest[later] { break }
+                furthest[later] = reach
+            }
+        }
+
+        /// The index of the first range that starts after `offset`.
+        private func firstStarting(after offset: Int) -> Int {
+            var low = 0, high = ranges.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ranges[middle].lowerBound <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
     }
 
     /// Two ranges overlap when they share a byte, or when both are insertions at the same place.

@@ -1,11 +1,28 @@
 /// A unified diff (`--- a/path`, `+++ b/path`, hunks with context) that `git apply` and `patch -p1` accept.
 public enum UnifiedDiff {
-    /// nil when the two texts are equal.
+    /// nil when the two texts are equal. Any two texts: the shortest edit script (Myers), whose time
+    /// and memory grow with the size times the number of changed lines.
     public static func make(path: String, old: [UInt8], new: [UInt8], context: Int = 3, colour: Bool = false) -> String? {
         guard old != new else { return nil }
         let oldLines = splitLines(old)
         let newLines = splitLines(new)
-        let script = editScript(oldLines.map(\.text), newLines.map(\.text))
+        return render(path, oldLines, newLines, editScript(oldLines.map(\.text), newLines.map(\.text)), context: context, colour: colour)
+    }
+
+    /// The diff of a rewrite made by `applied` (a fix's passes): the lines its edits left alone are
+    /// kept as they are, without comparing the texts, so a generated file with tens of thousands of
+    /// changes costs time in proportion to its size. Between two kept lines, equal lines at either end
+    /// are kept too, and a short stretch is compared line by line (Myers); a long one is its old lines
+    /// removed, then its new lines added.
+    public static func make(path: String, old: [UInt8], new: [UInt8], applied: AppliedEdits, context: Int = 3, colour: Bool = false) -> String? {
+        guard old != new else { return nil }
+        let oldLines = splitLines(old)
+        let newLines = splitLines(new)
+        let script = script(sharing: applied.sharedLines(old: old, new: new), oldLines.map(\.text), newLines.map(\.text))
+        return render(path, oldLines, newLines, script, context: context, colour: colour)
+    }
+
+    private static func render(_ path: String, _ oldLines: [Line], _ newLines: [Line], _ script: [Operation], context: Int, colour: Bool) -> String {
         // As git does: a name with a space ends with a tab, so `patch` does not cut it at the space.
         let name = path.contains(" ") ? path + "\t" : path
         var output = paint("--- a/\(name)\n+++ b/\(name)\n", "1", colour)
@@ -65,6 +82,51 @@ public enum UnifiedDiff {
         case keep(Int, Int)
         case delete(Int)
         case insert(Int)
+    }
+
+    /// The edit script that keeps the `shared` lines (in order), and between two of them what the
+    /// stretch holds: see `make(path:old:new:applied:)`.
+    static func script(sharing shared: [(old: Int, new: Int)], _ a: [[UInt8]], _ b: [[UInt8]]) -> [Operation] {
+        var operations: [Operation] = []
+        operations.reserveCapacity(max(a.count, b.count))
+        var x = 0, y = 0
+        for (old, new) in shared + [(old: a.count, new: b.count)] {
+            appendStretch(a, x..<old, b, y..<new, to: &operations)
+            if old < a.count { operations.append(.keep(old, new)) }
+            x = old + 1
+            y = new + 1
+        }
+        return operations
+    }
+
+    /// Stretches up to this many old lines times new lines are compared line by line.
+    static let comparedStretch = 4096
+
+    private static func appendStretch(_ a: [[UInt8]], _ old: Range<Int>, _ b: [[UInt8]], _ new: Range<Int>, to operations: inout [Operation]) {
+        var old = old, new = new
+        while !old.isEmpty, !new.isEmpty, a[old.lowerBound] == b[new.lowerBound] {
+            operations.append(.keep(old.lowerBound, new.lowerBound))
+            old = (old.lowerBound + 1)..<old.upperBound
+            new = (new.lowerBound + 1)..<new.upperBound
+        }
+        var tail: [Operation] = []
+        while !old.isEmpty, !new.isEmpty, a[old.upperBound - 1] == b[new.upperBound - 1] {
+            tail.append(.keep(old.upperBound - 1, new.upperBound - 1))
+            old = old.lowerBound..<(old.upperBound - 1)
+            new = new.lowerBound..<(new.upperBound - 1)
+        }
+        if old.count * new.count <= comparedStretch {
+            for operation in editScript(Array(a[old]), Array(b[new])) {
+                switch operation {
+                case .keep(let x, let y): operations.append(.keep(old.lowerBound + x, new.lowerBound + y))
+                case .delete(let x): operations.append(.delete(old.lowerBound + x))
+                case .insert(let y): operations.append(.insert(new.lowerBound + y))
+                }
+            }
+        } else {
+            operations += old.map(Operation.delete) + new.map(Operation.insert)
+        }
+        operations += tail.reversed()
     }
 
     /// The shortest edit script between two line lists (Myers' O((N+M)D) algorithm).
@@ -137,16 +199,21 @@ public enum UnifiedDiff {
                 groups.append(low...high)
             }
         }
-        return groups.map { group in
-            var oldPosition = 0, newPosition = 0
-            for operation in script[..<group.lowerBound] {
-                switch operation {
-                case .keep: oldPosition += 1; newPosition += 1
-                case .delete: oldPosition += 1
-                case .insert: newPosition += 1
-                }
+        // The old and new line before each operation, counted once (a count from the start for every
+        // hunk made a diff of many hunks quadratic).
+        var positions: [(old: Int, new: Int)] = []
+        positions.reserveCapacity(script.count)
+        var oldPosition = 0, newPosition = 0
+        for operation in script {
+            positions.append((oldPosition, newPosition))
+            switch operation {
+            case .keep: oldPosition += 1; newPosition += 1
+            case .delete: oldPosition += 1
+            case .insert: newPosition += 1
             }
-            var hunk = Hunk(oldStart: oldPosition, newStart: newPosition)
+        }
+        return groups.map { group in
+            var hunk = Hunk(oldStart: positions[group.lowerBound].old, newStart: positions[group.lowerBound].new)
             for operation in script[group] {
                 hunk.operations.append(operation)
                 switch operation {

@@ -261,6 +261,9 @@ public struct ScanResult: Sendable {
     public var absolutePaths: [String: String]
     /// Baseline entries no finding matched any more.
     public var staleEntries: [StaleEntry] = []
+    /// Baseline entries of rules that did not run (switched off, or not selected), per rule id: neither
+    /// existing nor fixed.
+    public var baselineEntriesNotChecked: [String: Int] = [:]
 
     public init(
         findings: [Finding], problems: [FileProblem], filesScanned: Int, filesWithParseErrors: Int, ruleIds: [String],

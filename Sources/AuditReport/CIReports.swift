@@ -89,7 +89,7 @@ public enum MarkdownReport {
         var output = "## loadaudit: \(counted(findings.count, "finding"))"
         output += context.comparesToBaseline ? ", \(newCount) new\n\n" : "\n\n"
         if findings.isEmpty {
-            output += "No deprecated loading indicators in \(context.result.filesScanned) files.\n"
+            output += "No \(context.findingsName ?? "findings") in \(counted(context.result.filesScanned, "file")).\n"
             output += staleLine(context)
             return output
         }
@@ -118,10 +118,18 @@ public enum MarkdownReport {
     }
 
     static func staleLine(_ context: ReportContext) -> String {
+        var line = ""
         let count = context.result.staleEntries.count
-        guard count > 0 else { return "" }
-        var line = "\n\(count) baseline \(count == 1 ? "entry was" : "entries were") fixed since the baseline"
-        line += context.ratchetCommand.map { ": ratchet it down with `\($0)`.\n" } ?? ".\n"
+        if count > 0 {
+            line += "\n\(count) baseline \(count == 1 ? "entry was" : "entries were") fixed since the baseline"
+            line += context.ratchetCommand.map { ": ratchet it down with `\($0)`.\n" } ?? ".\n"
+        }
+        let notChecked = context.result.baselineEntriesNotChecked
+        if !notChecked.isEmpty {
+            let total = notChecked.values.reduce(0, +)
+            line += "\n\(total) baseline \(total == 1 ? "entry was" : "entries were") not checked: their rules did not run "
+            line += "(\(notChecked.keys.sorted().map(code).joined(separator: ", "))).\n"
+        }
         return line
     }
 

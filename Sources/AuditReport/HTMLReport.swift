@@ -8,7 +8,7 @@ public enum HTMLReport {
     public static func render(_ context: ReportContext) -> String {
         let findings = context.result.findings
         let files = Set(findings.map(\.file)).count
-        var body = "<header><h1>Loading UI migration: what is left</h1>\n"
+        var body = "<header><h1>\(MarkupText.escape(context.migrationTitle ?? "Migration")): what is left</h1>\n"
         body += "<p class=\"lead\">\(counted(findings.count, "finding")) in \(counted(files, "file")) "
         body += "(\(counted(context.result.filesScanned, "Swift file")) scanned)"
         if context.comparesToBaseline {

@@ -77,6 +77,9 @@ public enum JSONReport {
         public var new: Int
         public var existing: Int
         public var fixedSinceBaseline: Int
+        /// Baseline entries of rules that did not run (switched off, not selected): neither existing
+        /// nor fixed. Only when there are some.
+        public var notChecked: Int?
     }
 
     public static func document(_ result: ScanResult, toolVersion: String) -> Document {
@@ -102,7 +105,8 @@ public enum JSONReport {
                 parseErrors: result.filesWithParseErrors,
                 new: result.newFindings.count,
                 existing: result.findings.count - result.newFindings.count,
-                fixedSinceBaseline: result.staleEntries.count
+                fixedSinceBaseline: result.staleEntries.count,
+                notChecked: result.baselineEntriesNotChecked.isEmpty ? nil : result.baselineEntriesNotChecked.values.reduce(0, +)
             )
         )
     }
@@ -147,7 +151,9 @@ public enum JSONReport {
         json.endObject()
         json.member("version", document.version)
         json.endObject()
-        return json.text + "\n"
+        // The final line break in the bytes: `text + "\n"` copied the whole report once more.
+        json.lineBreak()
+        return json.text
     }
 }
 
@@ -203,6 +209,7 @@ private extension PrettyJSON {
         member("findings", summary.findings)
         member("fixedSinceBaseline", summary.fixedSinceBaseline)
         member("new", summary.new)
+        if let notChecked = summary.notChecked { member("notChecked", notChecked) }
         member("parseErrors", summary.parseErrors)
         endObject()
     }

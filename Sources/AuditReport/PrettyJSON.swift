@@ -17,6 +17,9 @@ struct PrettyJSON {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// A line break after the document.
+    mutating func lineBreak() { bytes.append(0x0A) }
+
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
     mutating func beginArray() { open(UInt8(ascii: "[")) }

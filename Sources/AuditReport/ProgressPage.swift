@@ -10,10 +10,11 @@ import Foundation
 public enum ProgressPage {
     public static func render(_ history: ProgressHistory, current: ReportContext) -> String {
         guard let last = history.samples.last, let first = history.samples.first else {
-            return HTMLPage.document(title: "loadaudit progress", body: "<h1>Migration progress</h1><p>No commit to sample in \(MarkupText.escape(history.path)).</p>",
+            let heading = MarkupText.escape(current.migrationTitle.map { "\($0) progress" } ?? "Migration progress")
+            return HTMLPage.document(title: "loadaudit progress", body: "<h1>\(heading)</h1><p>No commit to sample in \(MarkupText.escape(history.path)).</p>",
                                      toolVersion: current.toolVersion)
         }
-        var body = "<header><h1>Loading UI migration progress</h1>\n"
+        var body = "<header><h1>\(MarkupText.escape(current.migrationTitle.map { "\($0) progress" } ?? "Migration progress"))</h1>\n"
         body += "<p class=\"lead\">\(MarkupText.escape(history.path == "." ? "The repository" : history.path)), "
         body += "\(counted(history.samples.count, "sample")) (\(MarkupText.escape(history.every))) from \(first.date) to \(last.date).</p>\n</header>\n"
         body += figures(history, last: last, first: first)

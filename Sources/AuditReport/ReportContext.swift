@@ -23,6 +23,12 @@ public struct ReportContext {
     public let ratchetCommand: String?
     /// The folder of the baseline file: stale entries' paths are relative to it.
     public let baselineFolder: String?
+    /// The migration the rules are for, as the rules files name it ("Loading UI migration"), for
+    /// titles; nil: the pages say "Migration".
+    public var migrationTitle: String?
+    /// What the findings are, as the rules files call them ("deprecated loading indicators"); nil:
+    /// "findings".
+    public var findingsName: String?
 
     public init(
         result: ScanResult, rules: [RuleDescription], toolVersion: String, currentDirectory: String,
@@ -79,7 +85,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 
     public func render(_ context: ReportContext, colour: Bool = false) -> String {
         switch self {
-        case .text: return TextReport(colour: colour).render(context)
+        case .text: return TextReport(colour: colour, findingsName: context.findingsName).render(context)
         case .json: return JSONReport.render(context)
         case .sarif: return SARIFReport.render(context)
         case .github: return GitHubReport.render(context)

@@ -4,9 +4,12 @@ import AuditModel
 /// then a summary per rule. Pure: the source lines come with the findings; the caller chooses colour.
 public struct TextReport {
     public let colour: Bool
+    /// What the findings are ("deprecated loading indicators"), for a scan with none; nil: "findings".
+    public let findingsName: String?
 
-    public init(colour: Bool) {
+    public init(colour: Bool, findingsName: String? = nil) {
         self.colour = colour
+        self.findingsName = findingsName
     }
 
     public func render(_ result: ScanResult) -> String {
@@ -44,8 +47,14 @@ public struct TextReport {
             if let command = context.ratchetCommand { output += "Ratchet the baseline down with: \(command)\n" }
             output += "\n"
         }
+        let notChecked = result.baselineEntriesNotChecked.values.reduce(0, +)
+        if notChecked > 0 {
+            let rules = result.baselineEntriesNotChecked.keys.sorted().joined(separator: ", ")
+            output += "Not checked: \(counted(notChecked, "baseline entry", "baseline entries")) of rules that did not run (\(rules))\n\n"
+        }
         let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-        output += "\(counted(new.count, "new finding")), \(existing.count) existing\(fixed) (\(counted(result.filesScanned, "file")) scanned)\n"
+        let unchecked = notChecked > 0 ? ", \(notChecked) not checked" : ""
+        output += "\(counted(new.count, "new finding")), \(existing.count) existing\(fixed)\(unchecked) (\(counted(result.filesScanned, "file")) scanned)\n"
         if result.filesWithParseErrors > 0 {
             output += "\(counted(result.filesWithParseErrors, "file")) with syntax errors: findings inside the broken regions may be missing.\n"
         }
@@ -65,22 +74,32 @@ public struct TextReport {
             let marker = "^" + String(repeating: "~", count: max(0, endIndex - startIndex - 1))
             text += " \(gutter) | \(shown.text)\n"
             text += " \(blank) | \(padding)\(paint(marker, .green))\n"
-            text += " \(blank) = \(fixLine(finding))\n"
+            text += " \(blank) = \(fixLines(finding, gutter: " \(blank) | "))"
         } else {
-            text += "   = \(fixLine(finding))\n"
+            text += "   = \(fixLines(finding, gutter: "   | "))"
         }
         return text + "\n"
     }
 
-    private func fixLine(_ finding: Finding) -> String {
-        finding.replacement.map { "\(finding.fix.rawValue) fix: \($0)" } ?? "manual: no automatic rewrite"
+    /// The fix line; a replacement of several lines goes on in `gutter`, the source line's: its later
+    /// lines keep the file's indentation, so they stand under the code they replace.
+    private func fixLines(_ finding: Finding, gutter: String) -> String {
+        guard let replacement = finding.replacement else { return "manual: no automatic rewrite\n" }
+        let lines = replacement.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var text = "\(finding.fix.rawValue) fix: \(lines[0])\n"
+        for line in lines.dropFirst() {
+            var shown = gutter + line
+            while shown.last == " " || shown.last == "\t" { shown.removeLast() }
+            text += shown + "\n"
+        }
+        return text
     }
 
     func summary(_ result: ScanResult) -> String {
         let files = Set(result.findings.map(\.file)).count
         var text: String
         if result.findings.isEmpty {
-            text = "No deprecated loading indicators in \(counted(result.filesScanned, "file")) scanned.\n"
+            text = "No \(findingsName ?? "findings") in \(counted(result.filesScanned, "file")) scanned.\n"
         } else {
             let byFix = Dictionary(grouping: result.findings, by: \.fix)
             let fixes = FixClass.allCases.compactMap { fix in byFix[fix].map { "\($0.count) \(fix.rawValue)" } }.joined(separator: ", ")

@@ -7,6 +7,8 @@ enum BuiltInRules {
 # "Components to Keep", "Sizes" and "Text Rules". Format: rules/README.md.
 version: 1
 name: loading-migration
+title: Loading UI migration                          # for people: the report's and the progress page's titles
+findings-name: deprecated loading indicators         # "No deprecated loading indicators in 12 files scanned."
 
 # The new components. Never reported, and nothing inside their declarations is reported.
 new-components: [LoadingSpinner, LoadingPlaceholder, LoadingSheet]
@@ -273,6 +275,8 @@ rules:
 # Format: rules/README.md.
 version: 1
 name: swiftui-deprecations
+title: SwiftUI deprecations
+findings-name: deprecated SwiftUI APIs
 
 rules:
   - id: navigation-view

@@ -202,6 +202,19 @@ public struct Rule: Sendable {
     }
 }
 
+/// What one rules file calls its migration and its findings, for the words of reports.
+public struct MigrationNames: Equatable, Sendable {
+    /// `title:`, else `name:`: "Loading UI migration", "payments-ds-migration".
+    public var title: String?
+    /// `findings-name:`, what its findings are, in the plural: "deprecated loading indicators".
+    public var findingsName: String?
+
+    public init(title: String? = nil, findingsName: String? = nil) {
+        self.title = title
+        self.findingsName = findingsName
+    }
+}
+
 /// The rules of one or more rules files, validated and merged.
 public struct RuleSet: Sendable {
     public private(set) var rules: [Rule]
@@ -209,13 +222,34 @@ public struct RuleSet: Sendable {
     /// Kept components and why they stay.
     public private(set) var kept: [String: String]
     public private(set) var sizes: SpinnerSizes?
-    /// Every rule id the loaded files define, including rules not selected to run (for suppressions).
+    /// Every rule id the loaded files define, including rules not selected to run and rules a file
+    /// disables (`enabled: false`): for suppressions and baseline entries, which may name them.
     public private(set) var knownRuleIds: Set<String>
     /// The severity of `unused-suppression` findings; nil switches them off.
     public var unusedSuppressionSeverity: Severity? = .warning
+    /// The names of each rules file merged, in order.
+    public private(set) var names: [MigrationNames] = []
 
-    public init(rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil) {
-        knownRuleIds = Set(rules.map(\.id)).union([UnusedSuppressionRule.id])
+    /// The migration the rules are for, for titles: the files' titles, joined; nil when none has one.
+    public var title: String? {
+        var titles: [String] = []
+        for title in names.compactMap(\.title) where !titles.contains(title) { titles.append(title) }
+        return titles.isEmpty ? nil : titles.joined(separator: " and ")
+    }
+
+    /// What the findings are, when every file merged says the same ("deprecated loading indicators");
+    /// else nil, and reports say "findings".
+    public var findingsName: String? {
+        guard let first = names.first?.findingsName, names.allSatisfy({ $0.findingsName == first }) else { return nil }
+        return first
+    }
+
+    public init(
+        rules: [Rule] = [], newComponents: Set<String> = [], kept: [String: String] = [:], sizes: SpinnerSizes? = nil, disabledRuleIds: Set<String> = [],
+        names: MigrationNames? = nil
+    ) {
+        self.names = names.map { [$0] } ?? []
+        knownRuleIds = Set(rules.map(\.id)).union(disabledRuleIds).union([UnusedSuppressionRule.id])
         self.rules = rules
         self.newComponents = newComponents
         self.kept = kept
@@ -286,11 +320,21 @@ public struct RuleSet: Sendable {
                                      problem: "rule id '\(rule.id)' is already defined at \(existing.origin)")
             }
             rules.append(rule)
-            knownRuleIds.insert(rule.id)
         }
+        knownRuleIds.formUnion(other.knownRuleIds)
+        names += other.names
         newComponents.formUnion(other.newComponents)
         kept.merge(other.kept) { first, _ in first }
         if let sizes = other.sizes { self.sizes = sizes }
+    }
+
+    /// Whether a rule id is one the loaded files define but that does not run here: disabled in its
+    /// file, switched off by the configuration, or not selected (`--rule`). Its baseline entries cannot
+    /// be checked.
+    public func isNotRunning(_ id: String) -> Bool {
+        guard knownRuleIds.contains(id) else { return false }
+        if id == UnusedSuppressionRule.id { return unusedSuppressionSeverity == nil }
+        return !rules.contains { $0.id == id }
     }
 
     /// Only the named rules, or every rule when `ids` is empty.

@@ -5,7 +5,7 @@ import Yams
 
 /// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
 enum RuleSetLoader {
-    static let topLevelKeys: Set<String> = ["version", "name", "new-components", "keep", "sizes", "rules", "help-base-uri"]
+    static let topLevelKeys: Set<String> = ["version", "name", "title", "findings-name", "new-components", "keep", "sizes", "rules", "help-base-uri"]
     static let ruleKeys: Set<String> = [
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
@@ -36,18 +36,27 @@ enum RuleSetLoader {
         }
         let sizes = try top["sizes"].map { try readSizes($0, reader) }
         let helpBase = try top["help-base-uri"].map { try reader.nonEmptyString($0, "help-base-uri") }
+        // For the words of reports: the title, else the name; what the findings are.
+        let names = MigrationNames(
+            title: try (top["title"] ?? top["name"]).map { try reader.nonEmptyString($0, top["title"] == nil ? "name" : "title") },
+            findingsName: try top["findings-name"].map { try reader.nonEmptyString($0, "findings-name") })
         guard let rulesNode = top["rules"] else { throw reader.error(root, "the rules file has no 'rules' list") }
         var rules: [Rule] = []
+        var disabled: Set<String> = []
         let protected = Set(newComponents).union(kept.keys)
         for ruleNode in try reader.list(rulesNode, "rules") {
-            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else { continue }
+            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else {
+                // `enabled: false`: not run, but still a rule of the file (suppressions, baselines).
+                if let idNode = ruleNode.mapping?["id"], let id = idNode.string { disabled.insert(id) }
+                continue
+            }
             if rule.helpURI == nil, let helpBase { rule.helpURI = helpBase + rule.id }
             if let other = rules.first(where: { $0.id == rule.id }) {
                 throw reader.error(ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)")
             }
             rules.append(rule)
         }
-        return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes)
+        return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes, disabledRuleIds: disabled, names: names)
     }
 
     private static func readSizes(_ node: Node, _ reader: YAMLReader) throws -> SpinnerSizes {

@@ -228,11 +228,12 @@ struct UsageMatcher {
             }
             values[.size] = size
         }
-        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) {
+        // What a replacement would lose; a rule with none rewrites nothing, so loses nothing.
+        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) && rule.replacement != nil {
             if let label = argument.label, rule.droppableArguments.contains(label) { continue }
             lower(to: .unsafe, "drops the argument \(argument.label.map { "\($0): " } ?? "")\(argument.value.text)")
         }
-        if !closuresConsumed, !call.trailingClosures.isEmpty {
+        if !closuresConsumed, !call.trailingClosures.isEmpty, rule.replacement != nil {
             lower(to: .unsafe, "drops the trailing closure")
         }
 
@@ -405,25 +406,7 @@ struct UsageMatcher {
     /// A removed modifier that stands alone on its line takes the line with it (indentation and line
     /// break included), so no blank line is left behind.
     static func wholeLineIfAlone(_ range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var lineStart = range.lowerBound
-        while lineStart > 0, isBlank(bytes[lineStart - 1]) { lineStart -= 1 }
-        var lineEnd = range.upperBound
-        while lineEnd < bytes.count, isBlank(bytes[lineEnd]) { lineEnd += 1 }
-        if lineEnd < bytes.count, bytes[lineEnd] == UInt8(ascii: "\r") { lineEnd += 1 }
-        let endsLine = lineEnd == bytes.count || bytes[lineEnd] == UInt8(ascii: "\n")
-        guard lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") else {
-            // Something precedes it on the line (`/* note */ .tint(x)`): when nothing follows, take the
-            // blanks before it too, so no trailing whitespace is left.
-            return endsLine ? lineStart..<range.upperBound : range
-        }
-        guard endsLine else { return range }
-        if lineEnd < bytes.count { return lineStart..<(lineEnd + 1) }
-        // On the last line, without a line break: take the break before it instead.
-        var before = lineStart
-        if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
-        if before > 0, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
-        return before..<lineEnd
+        LineRemoval.wholeLineIfAlone(range, in: bytes)
     }
 
     private func candidate(

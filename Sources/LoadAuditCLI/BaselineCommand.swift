@@ -31,17 +31,21 @@ struct Baseline: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var empty: EmptyScanOption
+
     func run() throws {
-        let audit = try project.audit(paths: paths)
+        let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         let result = try scanFindings(audit, paths: paths)
         let path = output.map(terminal.absolutePath) ?? audit.defaultBaselinePath(for: paths)
         let folder = (path as NSString).deletingLastPathComponent
         let previous = try? BaselineFile.read(path)
         // A scan of part of the project updates that part: the other entries stay as they were.
-        let (baseline, kept) = previous?.updated(with: result.findings, absolutePaths: result.absolutePaths, folder: folder,
-                                                 inScope: { audit.covers($0, scanning: paths) })
-            ?? (BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder), 0)
+        // So does a run of some rules only: the entries of the rules that did not run stay.
+        let (baseline, kept, notChecked) = previous?.updated(with: result.findings, absolutePaths: result.absolutePaths, folder: folder,
+                                                             inScope: { audit.covers($0, scanning: paths) },
+                                                             checked: { !audit.ruleSet.isNotRunning($0) })
+            ?? (BaselineFile(findings: result.findings, absolutePaths: result.absolutePaths, folder: folder), 0, 0)
         do {
             try AtomicWriter.write(Array(baseline.encoded().utf8), to: path)
         } catch {
@@ -52,7 +56,9 @@ struct Baseline: ParsableCommand {
             let before = Set(previous.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
             let after = Set(baseline.findings.map { "\($0.ruleId)|\($0.file)|\($0.fingerprint)" })
             message += " (\(after.subtracting(before).count) added, \(before.subtracting(after).count) removed since the previous baseline"
-            message += kept > 0 ? "; \(kept) outside the scanned paths kept as they were)" : ")"
+            if kept > 0 { message += "; \(kept) outside the scanned paths kept as they were" }
+            if notChecked > 0 { message += "; \(notChecked) of rules that did not run kept as they were" }
+            message += ")"
         }
         terminal.write(message + ".\n")
     }

@@ -14,8 +14,9 @@ struct Fix: ParsableCommand {
         Every rewritten file is parsed again first: a rewrite that would add a syntax error is refused and
         the file left untouched. Files are written atomically (a temporary file, then a rename) with their
         permissions kept; a file that changed on disk meanwhile, a read-only file, or a symbolic link
-        leading outside the given folders is reported and not written. Manual findings are listed, never
-        touched. Running fix twice changes nothing the second time.
+        leading outside the given folders is reported and not written. Manual findings are listed (at their
+        lines in the files as the run leaves them: with --dry-run, where scan puts them), never touched.
+        Running fix twice changes nothing the second time.
 
         --dry-run writes nothing and prints a unified diff that `git apply` and `patch -p1` accept from
         where loadaudit ran (its paths are relative to the current folder); the summary goes to
@@ -25,7 +26,8 @@ struct Fix: ParsableCommand {
           0  done (or, with --dry-run, nothing to change)
           1  with --dry-run: there are changes;
              without: some files could not be fixed (see the summary)
-          2  bad usage, a bad rules file, or an input path that cannot be read
+          2  bad usage, a bad rules file, an input path that cannot be read,
+             or no .swift file to fix (--allow-empty lets that pass)
 
         EXAMPLES
           loadaudit fix --dry-run ./App              Show what would change
@@ -47,11 +49,13 @@ struct Fix: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
+    @OptionGroup var empty: EmptyScanOption
+
     @Option(help: "Colour in the diff: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
     func run() throws {
-        let audit = try project.audit(paths: paths)
+        let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         var plan = try audit.fix(paths, classes: unsafe ? [.safe, .unsafe] : [.safe])
         for problem in plan.scan.problems {
@@ -60,7 +64,7 @@ struct Fix: ParsableCommand {
         if dryRun {
             let colour = terminal.wantsColour(color)
             for file in plan.files where file.outcome == .fixed {
-                if let diff = UnifiedDiff.make(path: file.file, old: file.original, new: file.fixed, colour: colour) {
+                if let diff = UnifiedDiff.make(path: file.file, old: file.original, new: file.fixed, applied: file.applied, colour: colour) {
                     terminal.write(diff)
                 }
             }
@@ -137,21 +141,25 @@ struct FixSummary {
                 text += "not fixed: \(file.file): \(refusal)\n"
             }
         }
-        let unsafe = plan.remaining.filter { $0.fix == .unsafe }
+        // Where each is in its file after this run: as the fix left it in a file it wrote, as the
+        // file was in a dry run or a file not written.
+        let written = dryRun ? [] : Set(plan.files.filter { $0.outcome == .fixed }.map(\.file))
+        let left = plan.left.map { ($0.finding, written.contains($0.finding.file) ? $0.finding.start : $0.startAsFound) }
+        let unsafe = left.filter { $0.0.fix == .unsafe }
         if !unsafe.isEmpty, !unsafeApplied {
             text += "\(count(unsafe.count, "unsafe fix", plural: "unsafe fixes")) skipped (review, then apply with --unsafe):\n"
-            for finding in unsafe { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }
+            for (finding, start) in unsafe { text += "  \(location(finding, start)) \(finding.message) [\(finding.ruleId)]\n" }
         }
-        let manual = plan.remaining.filter { $0.fix == .manual }
+        let manual = left.filter { $0.0.fix == .manual }
         if !manual.isEmpty {
             text += "\(count(manual.count, "manual finding")) left for a person:\n"
-            for finding in manual { text += "  \(location(finding)) \(finding.message) [\(finding.ruleId)]\n" }
+            for (finding, start) in manual { text += "  \(location(finding, start)) \(finding.message) [\(finding.ruleId)]\n" }
         }
         return text
     }
 
-    private func location(_ finding: Finding) -> String {
-        "\(finding.file):\(finding.start.line):\(finding.start.column):"
+    private func location(_ finding: Finding, _ start: SourcePoint) -> String {
+        "\(finding.file):\(start.line):\(start.column):"
     }
 
     private func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {

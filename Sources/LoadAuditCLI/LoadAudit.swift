@@ -17,7 +17,7 @@ public enum ExitStatus: Int32 {
     case clean = 0
     /// Findings at or above the failing severity.
     case findings = 1
-    /// Bad usage, bad rules, or input paths that cannot be read.
+    /// Bad usage, bad rules, input paths that cannot be read, or no file to scan.
     case usage = 2
 }
 
@@ -46,7 +46,8 @@ public struct LoadAudit: ParsableCommand {
         EXIT CODES
           0  nothing at or above the failing severity (--fail-on, default: warning)
           1  findings at or above the failing severity
-          2  bad usage, a bad rules file, or an input path that cannot be read
+          2  bad usage, a bad rules file, an input path that cannot be read,
+             or no .swift file to scan (--allow-empty lets that pass)
         """),
         version: loadauditVersion,
         subcommands: [Scan.self, Fix.self, Baseline.self, Progress.self, Rules.self, Syntax.self],

@@ -68,8 +68,10 @@ struct Progress: ParsableCommand {
         let terminal = CurrentTerminal.terminal
         for warning in result.warnings { terminal.warning(warning) }
         if let html {
-            let context = ReportContext(result: result.current, rules: audit.ruleSet.rules.map(\.description), toolVersion: loadauditVersion,
+            var context = ReportContext(result: result.current, rules: audit.ruleSet.rules.map(\.description), toolVersion: loadauditVersion,
                                         currentDirectory: terminal.currentDirectory)
+            context.migrationTitle = audit.ruleSet.title
+            context.findingsName = audit.ruleSet.findingsName
             try AtomicWriter.writeReport(ProgressPage.render(result.history, current: context), named: html, terminal: terminal,
                                          what: "the progress page")
         }

@@ -20,6 +20,15 @@ struct RuleOptions: ParsableArguments {
     var noConfig = false
 }
 
+/// `--allow-empty`, for the commands that scan the paths they are given (scan, fix, baseline).
+struct EmptyScanOption: ParsableArguments {
+    @Flag(name: .customLong("allow-empty"), help: """
+        Let a run over no .swift file pass, with a warning (a hook given only skipped files); without it, \
+        that is an error (exit 2): a misspelt folder in CI would check nothing.
+        """)
+    var allowEmpty = false
+}
+
 /// Options every command that reads a project shares: the rules, then how files are found and cached.
 struct ProjectOptions: ParsableArguments {
     @OptionGroup var rules: RuleOptions
@@ -51,9 +60,10 @@ extension RuleOptions {
 
 extension ProjectOptions {
     /// The audit these options choose for `paths` (`AuditError` becomes the command's one-line error).
-    func audit(paths: [String], jobs: Int? = nil) throws -> Audit {
+    func audit(paths: [String], jobs: Int? = nil, allowsEmpty: Bool = false) throws -> Audit {
         let terminal = CurrentTerminal.terminal
         var setup = rules.setup(terminal)
+        setup.allowsEmpty = allowsEmpty
         setup.honourGitignore = !noGitignore
         setup.caches = cache
         setup.cacheFolder = cacheDir

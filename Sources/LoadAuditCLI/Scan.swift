@@ -35,7 +35,8 @@ struct Scan: ParsableCommand {
         discussion: helpProse("""
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
         Carthage, DerivedData, .swiftpm and SourcePackages, what .gitignore ignores inside a git work tree,
-        and what .loadaudit.yml excludes. A file named on the command line is always scanned.
+        and what .loadaudit.yml excludes. A file or folder named on the command line is always scanned (below
+        a named folder, the same skips apply).
 
         Each finding has a fix class: safe (mechanical rewrite), unsafe (needs a human glance) or manual
         (no automatic rewrite). Paths in every report are relative to the current folder (absolute outside
@@ -43,7 +44,8 @@ struct Scan: ParsableCommand {
 
         IN CI: only new findings fail. With --baseline FILE (written by `loadaudit baseline`), findings
         already in it are reported as existing and do not fail; baseline entries whose usage is gone are
-        reported as fixed (--strict-baseline makes them fail too, until the baseline is ratcheted down).
+        reported as fixed (--strict-baseline makes them fail too, until the baseline is ratcheted down),
+        and those of a rule that did not run (switched off, not selected) as not checked.
         With --diff-base REF, only findings on lines added or changed since the merge base with REF fail.
 
         FORMATS: text (people), json (tools; stable), sarif (GitHub code scanning and other CI systems),
@@ -93,6 +95,8 @@ struct Scan: ParsableCommand {
     var reports: [ReportRequest] = []
 
     @OptionGroup var project: ProjectOptions
+
+    @OptionGroup var empty: EmptyScanOption
 
     @Option(help: ArgumentHelp("A baseline file: its findings are existing and do not fail the run.", valueName: "file"))
     var baseline: String?
@@ -152,7 +156,7 @@ struct Scan: ParsableCommand {
     func run() throws {
         // `-` with --stdin-filename: the text of standard input, as the file of that name would be.
         let scanned = stdinFilename.map { [$0] } ?? paths
-        let audit = try project.audit(paths: scanned, jobs: jobs)
+        let audit = try project.audit(paths: scanned, jobs: jobs, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         var request = ScanRequest(paths: paths)
         if let stdinFilename {
@@ -181,7 +185,7 @@ struct Scan: ParsableCommand {
         for warning in audited.warnings { terminal.warning(warning) }
         let result = audited.scan
 
-        let context = ReportContext(
+        var context = ReportContext(
             result: result,
             rules: audited.rules,
             toolVersion: loadauditVersion,
@@ -191,6 +195,8 @@ struct Scan: ParsableCommand {
             ratchetCommand: audited.baselinePath.map { "loadaudit baseline --output \(shellQuoted(relativeToCurrent($0, terminal))) \(scanned.map(shellQuoted).joined(separator: " "))".trimmingCharacters(in: .whitespaces) },
             baselineFolder: audited.baselinePath.map { ($0 as NSString).deletingLastPathComponent }
         )
+        context.migrationTitle = audit.ruleSet.title
+        context.findingsName = audit.ruleSet.findingsName
         var written: [String] = []
         for request in requestedReports {
             guard let file = request.file else {
@@ -210,7 +216,9 @@ struct Scan: ParsableCommand {
         let new = result.newFindings.count
         if context.comparesToBaseline {
             let fixed = context.readsBaseline ? ", \(result.staleEntries.count) fixed since the baseline" : ""
-            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed) (\(counted(result.filesScanned, "file")))."
+            let notChecked = result.baselineEntriesNotChecked.values.reduce(0, +)
+            let unchecked = notChecked > 0 ? ", \(notChecked) not checked" : ""
+            return "loadaudit: \(new) new, \(result.findings.count - new) existing\(fixed)\(unchecked) (\(counted(result.filesScanned, "file")))."
         }
         return "loadaudit: \(counted(result.findings.count, "finding")) in \(counted(result.filesScanned, "file"))."
     }

@@ -286,7 +286,9 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
                     suffix = added.isEmpty ? "" : replacement.space(after: added.upperBound - 1)
                 }
             }
-            edits.append(TextEdit(range: start..<end, text: text + suffix))
+            // Tokens removed with nothing in their place, alone on their line: the line goes too.
+            let removal = added.isEmpty ? LineRemoval.wholeLineIfAlone(start..<end, in: source.bytes) : start..<end
+            edits.append(TextEdit(range: removal, text: text + suffix))
         }
         return edits
     }

@@ -107,7 +107,11 @@ final class MarkdownReportTests: XCTestCase {
         XCTAssertFalse(ReportFormat.markdown.render(F.baselineContext(staleEntries: [])).contains("fixed since the baseline"))
     }
 
+    /// In the words of the rules files, else "findings".
     func testCleanScan() {
-        XCTAssertEqual(ReportFormat.markdown.render(F.context([])), "## loadaudit: 0 findings\n\nNo deprecated loading indicators in 5 files.\n")
+        var context = F.context([])
+        XCTAssertEqual(ReportFormat.markdown.render(context), "## loadaudit: 0 findings\n\nNo findings in 5 files.\n")
+        context.findingsName = "deprecated loading indicators"
+        XCTAssertEqual(ReportFormat.markdown.render(context), "## loadaudit: 0 findings\n\nNo deprecated loading indicators in 5 files.\n")
     }
 }

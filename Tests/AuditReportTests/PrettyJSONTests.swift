@@ -47,6 +47,7 @@ final class PrettyJSONTests: XCTestCase {
         result.staleEntries = (0..<random.below(3)).map { _ in
             StaleEntry(ruleId: random.pick(ruleIds), file: text(&random), fingerprint: text(&random), snippet: text(&random))
         }
+        if random.chance(30) { result.baselineEntriesNotChecked = [random.pick(ruleIds): 1 + random.below(9)] }
         return result
     }
 

@@ -217,21 +217,28 @@ final class TextReportSummaryTests: XCTestCase {
             """), render(result))
     }
 
+    /// In the words of the rules files (the built-in loading rules call their findings "deprecated
+    /// loading indicators"), else "findings".
     func testCleanScanSaysSoWithTheFileCount() {
+        let loading = TextReport(colour: false, findingsName: "deprecated loading indicators")
         XCTAssertEqual(
-            render(Fixtures.result(findings: [], problems: [], filesScanned: 7, filesWithParseErrors: 0)),
+            loading.render(Fixtures.result(findings: [], problems: [], filesScanned: 7, filesWithParseErrors: 0)),
             "No deprecated loading indicators in 7 files scanned.\n"
         )
         XCTAssertEqual(
-            render(Fixtures.result(findings: [], problems: [], filesScanned: 1, filesWithParseErrors: 0)),
+            loading.render(Fixtures.result(findings: [], problems: [], filesScanned: 1, filesWithParseErrors: 0)),
             "No deprecated loading indicators in 1 file scanned.\n"
+        )
+        XCTAssertEqual(
+            render(Fixtures.result(findings: [], problems: [], filesScanned: 1, filesWithParseErrors: 0)),
+            "No findings in 1 file scanned.\n"
         )
     }
 
     func testSyntaxErrorNoteAppearsOnlyWhenFilesFailedToParse() {
         XCTAssertEqual(
             render(Fixtures.result(findings: [], problems: [], filesScanned: 4, filesWithParseErrors: 2)),
-            "No deprecated loading indicators in 4 files scanned.\n"
+            "No findings in 4 files scanned.\n"
                 + "2 files with syntax errors: findings inside the broken regions may be missing.\n"
         )
         XCTAssertFalse(render(Fixtures.result(filesWithParseErrors: 0)).contains("syntax errors"))

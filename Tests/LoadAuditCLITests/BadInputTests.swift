@@ -250,13 +250,18 @@ final class BadInputTests: XCTestCase {
 
     // MARK: nothing to scan
 
-    func testAnEmptyTreeExitsZeroWithANote() throws {
+    func testAnEmptyTreeIsAnErrorUnlessAllowed() throws {
         let tree = try TemporaryTree(["README.md": "no Swift here\n"])
-        let scan = CLIRun(["scan", "."], in: tree.path)
+        for command in ["scan", "fix", "baseline"] {
+            let run = CLIRun([command, "."], in: tree.path)
+            XCTAssertEqual(run.status, 2, command)
+            XCTAssertEqual(run.errors, "loadaudit: error: no .swift file to scan under . (--allow-empty lets a run over none pass)\n", command)
+        }
+        let scan = CLIRun(["scan", "--allow-empty", "."], in: tree.path)
         XCTAssertEqual(scan.status, 0)
         XCTAssertEqual(scan.errors, "loadaudit: warning: no .swift files found under .\n")
         XCTAssertTrue(scan.output.contains("0 files scanned"), scan.output)
-        let fix = CLIRun(["fix", "."], in: tree.path)
+        let fix = CLIRun(["fix", "--allow-empty", "."], in: tree.path)
         XCTAssertEqual(fix.status, 0)
         XCTAssertEqual(fix.output, "Nothing fixed.\n")
     }

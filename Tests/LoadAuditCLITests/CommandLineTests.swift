@@ -118,9 +118,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(fixed.contains("LoadingSpinner(size: .medium)"), fixed)
     }
 
-    func testAnEmptyTreeExitsCleanlyWithANote() throws {
+    func testAnEmptyTreeAllowedExitsCleanlyWithANote() throws {
         let tree = try TemporaryTree(["README.md": "nothing here"])
-        let run = CLIRun(["scan", "."], in: tree.path)
+        let run = CLIRun(["scan", "--allow-empty", "."], in: tree.path)
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(run.output.contains("No deprecated loading indicators in 0 files scanned."))
         XCTAssertTrue(run.errors.contains("warning: no .swift files found"), run.errors)

@@ -38,7 +38,7 @@ final class InstallFilesTests: XCTestCase {
         let script = try XCTUnwrap(scan["run"] as? String)
         XCTAssertEqual(script.components(separatedBy: "loadaudit \"").count, 2, "one scan")
         let inputs = try XCTUnwrap(action["inputs"] as? [String: Any])
-        XCTAssertEqual(Set(inputs.keys), ["paths", "baseline", "diff-base", "upload-sarif"])
+        XCTAssertEqual(Set(inputs.keys), ["paths", "baseline", "diff-base", "allow-empty", "upload-sarif"])
         XCTAssertTrue(steps.contains { ($0["uses"] as? String)?.hasPrefix("github/codeql-action/upload-sarif") == true })
 
         guard let binary = Repository.builtExecutable else {

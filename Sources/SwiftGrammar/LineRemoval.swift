@@ -1,0 +1,28 @@
+/// What a removal takes with it, so that a rewrite leaves no debris: code that stands alone on its
+/// line goes with the whole line (indentation and line break), and code at the end of a line with the
+/// blanks before it. Shared by the removed modifiers of component rules and the dropped tokens of
+/// pattern rules.
+public enum LineRemoval {
+    /// `range` widened as above; unchanged when other code follows it on its line.
+    public static func wholeLineIfAlone(_ range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var lineStart = range.lowerBound
+        while lineStart > 0, isBlank(bytes[lineStart - 1]) { lineStart -= 1 }
+        var lineEnd = range.upperBound
+        while lineEnd < bytes.count, isBlank(bytes[lineEnd]) { lineEnd += 1 }
+        if lineEnd < bytes.count, bytes[lineEnd] == UInt8(ascii: "\r") { lineEnd += 1 }
+        let endsLine = lineEnd == bytes.count || bytes[lineEnd] == UInt8(ascii: "\n")
+        guard lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") else {
+            // Something precedes it on the line (`/* note */ .tint(x)`): when nothing follows, take the
+            // blanks before it too, so no trailing whitespace is left.
+            return endsLine ? lineStart..<range.upperBound : range
+        }
+        guard endsLine else { return range }
+        if lineEnd < bytes.count { return lineStart..<(lineEnd + 1) }
+        // On the last line, without a line break: take the break before it instead.
+        var before = lineStart
+        if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
+        if before > 0, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
+        return before..<lineEnd
+    }
+}
