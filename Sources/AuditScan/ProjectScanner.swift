@@ -168,11 +168,11 @@ public struct ProjectScanner {
             if let sorted = position[index] { outcomes[sorted] = outcome }
         }
         if let trace {
-            var skipped = 0, later = 0, parsed = 0
+            var skipped = 0, later = 0, parsed = 0, manifests = 0
             for case .analyzed(let analyzed)? in outcomes {
-                if analyzed.relevant { parsed += 1 } else if analyzed.later { later += 1 } else { skipped += 1 }
+                if analyzed.relevant { parsed += 1 } else if analyzed.later { later += 1 } else if analyzed.parsed { manifests += 1 } else { skipped += 1 }
             }
-            trace("read every file (\(skipped) skipped by their words, \(later) left for later, \(parsed) chosen and parsed) at \(clock.elapsed())")
+            trace("read every file (\(skipped) skipped by their words, \(later) left for later, \(parsed) chosen and parsed, \(manifests) manifests parsed for their modules) at \(clock.elapsed())")
         }
         return (order.map { found[$0] }, outcomes, walk)
     }
