@@ -55,9 +55,13 @@ struct RotationReader {
         vocabulary.clockCalls.union(vocabulary.displayNames).map { Array($0.utf8) }
     }
 
-    /// Nodes whose subtrees hold code that runs (function bodies, closures, computed values): a type
-    /// declared in one is local to it.
-    static let codeTypes: Set<String> = ["function_body", "lambda_literal", "computed_property", "statements"]
+    /// Whether every node of `path` holds declarations (a container or a type).
+    private static func declaresOnly(_ path: [Node], _ kinds: [Kind]) -> Bool {
+        path.allSatisfy { node in
+            let symbol = node.symbol
+            return symbol < kinds.count && (kinds[symbol] == .container || kinds[symbol] == .type)
+        }
+    }
 
     /// What the walk does at a node, by its kind.
     private enum Kind {
@@ -92,14 +96,17 @@ struct RotationReader {
             guard symbol < kinds.count else { return false }
             let kind = kinds[symbol]
             switch kind {
+            // Declarations count where only declarations lead to them (the file, types and their
+            // bodies): a type or a property inside code, or inside what broken code made of it, is no
+            // member of the project's types, and the walk, which goes into code only where a clock or
+            // a display is, would see it or not by chance.
             case .type:
-                // A type declared in code (a function's local type) is no member of the project's types.
-                if !path.contains(where: { Self.codeTypes.contains($0.type) }) { noteType(node) }
+                if Self.declaresOnly(path, kinds) { noteType(node) }
             case .property:
-                noteProperty(node, path: path)
+                if Self.declaresOnly(path, kinds) { noteProperty(node, path: path) }
             case .function:
-                // A method: declared in a type's body (not a function nested in code).
-                if let parent = path.last, parent.type == "class_body" || parent.type == "enum_class_body",
+                // A method: declared in a type's body.
+                if Self.declaresOnly(path, kinds), let parent = path.last, parent.type == "class_body" || parent.type == "enum_class_body",
                    let name = node.child(byField: "name"), let body = node.child(byField: "body"), let owner = Self.owner(path) {
                     methods[owner + "." + name.text, default: []].append(body)
                 }
