@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "LoadAuditKit", targets: ["LoadAuditCLI"]),
         // `swift package loadaudit scan Sources` in a package that depends on this one.
         .plugin(name: "LoadAuditCommand", targets: ["LoadAuditCommand"]),
+        // Findings as warnings at every build of a target (built from source here; without building
+        // loadaudit, from the release's package: scripts/swiftpm-package, docs/install-swiftpm.md).
+        .plugin(name: "LoadAuditBuildTool", targets: ["LoadAuditBuildTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -86,6 +89,7 @@ let package = Package(
             ),
             dependencies: ["loadaudit"]
         ),
+        .plugin(name: "LoadAuditBuildTool", capability: .buildTool(), dependencies: ["loadaudit"]),
 
         // What several test targets share (the SARIF schema check).
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),

@@ -114,7 +114,7 @@ public struct Audit {
             }
             return (config, ruleSet)
         } catch let error as RulesFileError {
-            throw AuditError(error.description)
+            throw AuditError(error.shown(from: setup.currentDirectory))
         }
     }
 
@@ -124,14 +124,19 @@ public struct Audit {
     /// text, or nil for a file that is not there.
     static func rules(_ setup: AuditSetup, config: ProjectConfig?, version: RulesFileVersion = .onDisk) throws -> RuleSet {
         var ruleSet = RuleSet()
+        // The mistakes of the command line's files and of the configuration's are reported together.
+        var errors: [RulesFileError] = []
         if !setup.rulesFiles.isEmpty {
-            ruleSet = try rulesFiles(setup.rulesFiles, from: setup.currentDirectory, version: version)
+            (ruleSet, errors) = readRulesFiles(setup.rulesFiles, from: setup.currentDirectory, version: version)
         } else if config?.builtInRules ?? true {
             ruleSet = RuleSet.builtIn()
         }
         if let config, !config.rulesFiles.isEmpty {
-            try ruleSet.merge(rulesFiles(config.rulesFiles, from: config.folder, version: version), from: config.path)
+            let (configured, mistakes) = readRulesFiles(config.rulesFiles, from: config.folder, version: version)
+            errors += mistakes
+            errors += ruleSet.adding(configured, from: config.path)
         }
+        if let error = RulesFileError.combining(errors) { throw error }
         if let config { try config.apply(to: &ruleSet) }
         return try ruleSet.selecting(setup.ruleIds)
     }
@@ -150,19 +155,35 @@ public struct Audit {
     }
 
     static func rulesFiles(_ names: [String], from folder: String, version: RulesFileVersion) throws -> RuleSet {
+        let (merged, errors) = readRulesFiles(names, from: folder, version: version)
+        if let error = RulesFileError.combining(errors) { throw error }
+        return merged
+    }
+
+    /// The rules of the files that read well, and every mistake of every file (each file is read,
+    /// whatever the mistakes of those before it).
+    static func readRulesFiles(_ names: [String], from folder: String, version: RulesFileVersion) -> (RuleSet, [RulesFileError]) {
         var merged = RuleSet()
+        var errors: [RulesFileError] = []
         for name in names {
             let path = name.hasPrefix("/") ? name : folder + "/" + name
-            if !name.contains("/"), !FileManager.default.fileExists(atPath: path), let builtIn = try RuleSet.builtIn(named: name) {
-                try merged.merge(builtIn, from: "--rules \(name)")
+            let (ruleSet, mistakes): (RuleSet, [RulesFileError])
+            if !name.contains("/"), !FileManager.default.fileExists(atPath: path), let builtIn = try? RuleSet.builtIn(named: name) {
+                (ruleSet, mistakes) = (builtIn, [])
             } else if case .other(let text) = version {
                 guard let text = text(path) else { continue }
-                try merged.merge(RuleSet.load(text: text, file: path), from: path)
+                (ruleSet, mistakes) = RuleSet.read(text: text, file: path)
             } else {
-                try merged.merge(RuleSet.load(files: [path]), from: path)
+                (ruleSet, mistakes) = RuleSet.read(files: [path])
             }
+            errors += mistakes
+            errors += merged.adding(ruleSet, from: builtInNamed(name, path) ? "--rules \(name)" : path)
         }
-        return merged
+        return (merged, errors)
+    }
+
+    private static func builtInNamed(_ name: String, _ path: String) -> Bool {
+        !name.contains("/") && !FileManager.default.fileExists(atPath: path) && RuleSet.builtInNames.contains(name)
     }
 
     /// The rules files this run reads (absolute): `--rules` files and the configuration's, not the built-in ones.

@@ -109,7 +109,10 @@ extension Audit {
         // Owners as the work tree's CODEOWNERS says today, for every sample.
         let codeOwners = CodeOwners.load(top: git.top)
         var headFindings: [Finding] = []
-        let history = listings.enumerated().map { index, listing -> ProgressHistory.Sample in
+        // Per sample, the findings by module folder: the grouping when the findings are all in one
+        // top-level folder (a package's `Sources`), where a count per top-level folder says nothing.
+        var findingsByModule: [[String: Int]] = []
+        var history = listings.enumerated().map { index, listing -> ProgressHistory.Sample in
             let (commit, files) = listing
             var analyses: [FileAnalysis] = []
             var adoption: [String: Int] = [:]
@@ -138,6 +141,7 @@ extension Audit {
                 findingsByRule: findings.reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 },
                 findingsByFolder: findings.reduce(into: [:]) { $0[git.topFolder(of: $1.file), default: 0] += 1 },
                 adoption: adoption, incomplete: incomplete.sorted())
+            findingsByModule.append(findings.reduce(into: [:]) { $0[git.moduleFolder(of: $1.file, in: model), default: 0] += 1 })
             if index > 0 {
                 let before = ruleBlobs[index - 1], now = ruleBlobs[index]
                 sample.events = ruleFilePaths.sorted().filter { before[$0] != now[$0] }.map { path in
@@ -153,6 +157,10 @@ extension Audit {
             }
             if index == listings.count - 1 { headFindings = findings }
             return sample
+        }
+        let topFolders = Set(history.flatMap(\.findingsByFolder.keys))
+        if topFolders.count == 1, topFolders.first != "." {
+            for index in history.indices { history[index].findingsByFolder = findingsByModule[index] }
         }
         let current = currentFindings(headFindings, files: listings.last?.files ?? [], blobs: blobs, git: git)
         let progress = ProgressHistory(path: request.path, every: request.every.description, rules: ruleSet.rules.map(\.id),
@@ -344,6 +352,21 @@ struct HistoryReader {
     func topFolder(of path: String) -> String {
         let below = path.dropFirst(prefix.count)
         return below.split(separator: "/").count > 1 ? String(below.split(separator: "/")[0]) : "."
+    }
+
+    /// The folder of a path's module below the scanned folder (`Sources/AppCore`, a package target's
+    /// folder in the project model), for a path deeper than the top-level folder; else the first two
+    /// folders of the path below the scanned folder (`Sources/Generated`), or its first folder.
+    func moduleFolder(of path: String, in model: ProjectModel) -> String {
+        let below = path.dropFirst(prefix.count)
+        let parts = below.split(separator: "/").dropLast()
+        guard let first = parts.first else { return "." }
+        let scanned = top + "/" + prefix
+        if let module = model.module(of: path) {
+            let folder = model.modules[module].folder
+            if folder.hasPrefix(scanned + first + "/") { return String(folder.dropFirst(scanned.count)) }
+        }
+        return parts.prefix(2).joined(separator: "/")
     }
 
     /// The first-parent commits of HEAD since `since` (a day or a ref; nil: all), oldest first, each

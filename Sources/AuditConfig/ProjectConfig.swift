@@ -66,7 +66,7 @@ public struct ProjectConfig: Equatable {
     /// for another version of the file, such as the one at a git commit.
     public static func parse(_ text: String, path: String) throws -> ProjectConfig {
         var config = ProjectConfig(path: path)
-        let reader = YAMLReader(file: path)
+        let reader = YAMLReader(file: path, text: text)
         // Nothing but blanks and comments: the defaults.
         let content = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         if content.allSatisfy({ $0.isEmpty || $0.hasPrefix("#") }) { return config }

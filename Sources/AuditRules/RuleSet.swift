@@ -151,6 +151,12 @@ public struct LabelStyle: @unchecked Sendable {
 }
 
 /// A validated rule, ready for the engine.
+/// A line and column (1-based; columns count Unicode scalars) in a rules file.
+public struct RulePlace: Sendable, Equatable {
+    public let line: Int
+    public let column: Int
+}
+
 public struct Rule: Sendable {
     public let id: String
     public var kind: RuleKind = .component
@@ -175,6 +181,9 @@ public struct Rule: Sendable {
     public let style: StyleCheck?
     /// Where the rule was defined: `file:line`.
     public let origin: String
+    /// The file it was defined in, and where its `id:` value is there (for a rule read from a file).
+    public internal(set) var originFile: String? = nil
+    public internal(set) var idPlace: RulePlace? = nil
     /// A page that explains the rule, for reports that link to help (SARIF `helpUri`).
     public var helpURI: String? = nil
 
@@ -287,37 +296,67 @@ public struct RuleSet: Sendable {
         DispatchQueue.global(qos: .userInitiated).async { _ = loadedBuiltIn }
     }
 
-    /// The rules of one rules file's text (`file` names it in errors).
+    /// The rules of one rules file's text (`file` names it in errors); every mistake of the file is
+    /// thrown together.
     public static func load(text: String, file: String) throws -> RuleSet {
         try RuleSetLoader.load(text: text, file: file)
     }
 
-    /// Loads and merges rules files in order. A rule id defined twice is an error.
+    /// The rules of a file's text that read well, and its mistakes: for reporting every mistake of
+    /// several files at once (a rule id the next file defines again is still found).
+    public static func read(text: String, file: String) -> (RuleSet, [RulesFileError]) {
+        RuleSetLoader.read(text: text, file: file)
+    }
+
+    /// Loads and merges rules files in order. A rule id defined twice is an error. Every file is read:
+    /// the mistakes of all of them are thrown together.
     public static func load(files: [String]) throws -> RuleSet {
+        let (merged, errors) = read(files: files)
+        if let error = RulesFileError.combining(errors) { throw error }
+        return merged
+    }
+
+    /// `load(files:)`, giving the rules read well and every mistake.
+    public static func read(files: [String]) -> (RuleSet, [RulesFileError]) {
         var merged = RuleSet()
+        var errors: [RulesFileError] = []
         for file in files {
             let text: String
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: file))
                 guard let decoded = String(data: data, encoding: .utf8) else {
-                    throw RulesFileError(file: file, line: nil, problem: "the rules file is not UTF-8 text")
+                    errors.append(RulesFileError(file: file, line: nil, problem: "the rules file is not UTF-8 text"))
+                    continue
                 }
                 text = decoded
-            } catch let error as RulesFileError {
-                throw error
             } catch {
-                throw RulesFileError(file: file, line: nil, problem: "cannot read the rules file (\(Self.reason(error)))")
+                errors.append(RulesFileError(file: file, line: nil, problem: "cannot read the rules file (\(Self.reason(error)))"))
+                continue
             }
-            try merged.merge(RuleSetLoader.load(text: text, file: file), from: file)
+            let (ruleSet, mistakes) = read(text: text, file: file)
+            errors += mistakes
+            errors += merged.adding(ruleSet, from: file)
         }
-        return merged
+        return (merged, errors)
     }
 
+    /// Adds another file's rules; a rule id defined twice is an error (see `adding`).
     public mutating func merge(_ other: RuleSet, from file: String) throws {
+        if let error = RulesFileError.combining(adding(other, from: file)) { throw error }
+    }
+
+    /// Adds another file's rules, and returns the mistakes: each rule id defined twice, at the second
+    /// definition (in its own file; `file` names the other set when its rules do not say where they
+    /// come from). The other rules are merged all the same.
+    public mutating func adding(_ other: RuleSet, from file: String) -> [RulesFileError] {
+        var errors: [RulesFileError] = []
         for rule in other.rules {
             if let existing = rules.first(where: { $0.id == rule.id }) {
-                throw RulesFileError(file: file, line: Int(rule.origin.split(separator: ":").last ?? ""),
-                                     problem: "rule id '\(rule.id)' is already defined at \(existing.origin)")
+                errors.append(RulesFileError(file: rule.originFile ?? file,
+                                             line: rule.idPlace?.line ?? Int(rule.origin.split(separator: ":").last ?? ""),
+                                             column: rule.idPlace?.column,
+                                             problem: "rule id '\(rule.id)' is already defined at \(existing.origin)"))
+                continue
             }
             rules.append(rule)
         }
@@ -326,6 +365,7 @@ public struct RuleSet: Sendable {
         newComponents.formUnion(other.newComponents)
         kept.merge(other.kept) { first, _ in first }
         if let sizes = other.sizes { self.sizes = sizes }
+        return errors
     }
 
     /// Whether a rule id is one the loaded files define but that does not run here: disabled in its

@@ -13,48 +13,96 @@ enum RuleSetLoader {
         "match", "replace", "examples", "values", "replacement-module",
     ]
 
+    /// The rules of a file, or all its mistakes together (see `read`).
     static func load(text: String, file: String) throws -> RuleSet {
-        let reader = YAMLReader(file: file)
-        let root = try reader.compose(text)
-        let top = try reader.mapping(root, "the rules file", allowed: topLevelKeys)
-        if let versionNode = top["version"] {
-            let version = try reader.string(versionNode, "version")
-            guard version == "1" else { throw reader.error(versionNode, "unsupported rules format version '\(version)' (this loadaudit reads version 1)") }
+        let (ruleSet, errors) = read(text: text, file: file)
+        if let error = RulesFileError.combining(errors) { throw error }
+        return ruleSet
+    }
+
+    /// The rules read well and the mistakes, in the order of the file. Reads on after a mistake: every
+    /// top-level part and every rule is read (a rule's first mistake is its only one, but a pattern
+    /// rule's match and replace are each read), so that one run reports them all. A YAML syntax
+    /// error stops the reading (libyaml cannot go on).
+    static func read(text: String, file: String) -> (RuleSet, [RulesFileError]) {
+        do {
+            var errors: [RulesFileError] = []
+            let ruleSet = try read(text: text, file: file, errors: &errors)
+            let sorted = errors.enumerated().sorted {
+                ($0.element.line ?? 0, $0.element.column ?? 0, $0.offset) < ($1.element.line ?? 0, $1.element.column ?? 0, $1.offset)
+            }
+            return (ruleSet, sorted.map(\.element))
+        } catch let error as RulesFileError {
+            return (RuleSet(), [error])
+        } catch {
+            return (RuleSet(), [RulesFileError(file: file, line: nil, problem: "\(error)")])
         }
-        let newComponents = try top["new-components"].map { try reader.stringList($0, "new-components") } ?? []
+    }
+
+    private static func read(text: String, file: String, errors: inout [RulesFileError]) throws -> RuleSet {
+        let reader = YAMLReader(file: file, text: text)
+        let root = try reader.compose(text)
+        var noted: [RulesFileError] = []
+        defer { errors += noted }
+        /// The value `read` gives, or nil with its mistake noted.
+        func attempt<T>(_ read: () throws -> T) throws -> T? {
+            do { return try read() } catch let error as RulesFileError {
+                noted.append(error)
+                return nil
+            }
+        }
+        guard root.mapping != nil else { throw reader.error(root, "the rules file must be a mapping (key: value lines)") }
+        let top = try reader.knownKeys(root, "the rules file", allowed: topLevelKeys, errors: &noted)
+        if let versionNode = top["version"] {
+            try attempt {
+                let version = try reader.string(versionNode, "version")
+                guard version == "1" else { throw reader.error(versionNode, "unsupported rules format version '\(version)' (this loadaudit reads version 1)") }
+            }
+        }
+        let newComponents = try attempt { try top["new-components"].map { try reader.stringList($0, "new-components") } ?? [] } ?? []
         var kept: [String: String] = [:]
-        if let keepNode = top["keep"] {
-            for entry in try reader.list(keepNode, "keep") {
-                if entry.scalar != nil {
-                    kept[try reader.nonEmptyString(entry, "a keep entry")] = ""
-                } else {
-                    let fields = try reader.mapping(entry, "a keep entry", allowed: ["name", "reason"])
-                    guard let nameNode = fields["name"] else { throw reader.error(entry, "a keep entry needs a name") }
-                    kept[try reader.nonEmptyString(nameNode, "keep name")] = try fields["reason"].map { try reader.string($0, "keep reason") } ?? ""
+        if let keepNode = top["keep"], let entries = try attempt({ try reader.list(keepNode, "keep") }) {
+            for entry in entries {
+                try attempt {
+                    if entry.scalar != nil {
+                        kept[try reader.nonEmptyString(entry, "a keep entry")] = ""
+                    } else {
+                        let fields = try reader.mapping(entry, "a keep entry", allowed: ["name", "reason"])
+                        guard let nameNode = fields["name"] else { throw reader.error(entry, "a keep entry needs a name") }
+                        kept[try reader.nonEmptyString(nameNode, "keep name")] = try fields["reason"].map { try reader.string($0, "keep reason") } ?? ""
+                    }
                 }
             }
         }
-        let sizes = try top["sizes"].map { try readSizes($0, reader) }
-        let helpBase = try top["help-base-uri"].map { try reader.nonEmptyString($0, "help-base-uri") }
+        let sizes = try attempt { try top["sizes"].map { try readSizes($0, reader) } } ?? nil
+        let helpBase = try attempt { try top["help-base-uri"].map { try reader.nonEmptyString($0, "help-base-uri") } } ?? nil
         // For the words of reports: the title, else the name; what the findings are.
         let names = MigrationNames(
-            title: try (top["title"] ?? top["name"]).map { try reader.nonEmptyString($0, top["title"] == nil ? "name" : "title") },
-            findingsName: try top["findings-name"].map { try reader.nonEmptyString($0, "findings-name") })
-        guard let rulesNode = top["rules"] else { throw reader.error(root, "the rules file has no 'rules' list") }
+            title: try attempt { try (top["title"] ?? top["name"]).map { try reader.nonEmptyString($0, top["title"] == nil ? "name" : "title") } } ?? nil,
+            findingsName: try attempt { try top["findings-name"].map { try reader.nonEmptyString($0, "findings-name") } } ?? nil)
         var rules: [Rule] = []
         var disabled: Set<String> = []
         let protected = Set(newComponents).union(kept.keys)
-        for ruleNode in try reader.list(rulesNode, "rules") {
-            guard var rule = try readRule(ruleNode, reader, sizes: sizes, protected: protected) else {
-                // `enabled: false`: not run, but still a rule of the file (suppressions, baselines).
-                if let idNode = ruleNode.mapping?["id"], let id = idNode.string { disabled.insert(id) }
-                continue
+        if let rulesNode = top["rules"] {
+            for ruleNode in try attempt({ try reader.list(rulesNode, "rules") }) ?? [] {
+                guard let read = try attempt({ try readRule(ruleNode, reader, sizes: sizes, protected: protected) }) else { continue }
+                guard var rule = read else {
+                    // `enabled: false`: not run, but still a rule of the file (suppressions, baselines).
+                    if let idNode = ruleNode.mapping?["id"], let id = idNode.string { disabled.insert(id) }
+                    continue
+                }
+                if rule.helpURI == nil, let helpBase { rule.helpURI = helpBase + rule.id }
+                let idNode = ruleNode.mapping?["id"]
+                rule.originFile = file
+                rule.idPlace = idNode?.mark.map { RulePlace(line: $0.line, column: $0.column) }
+                if let other = rules.first(where: { $0.id == rule.id }) {
+                    noted.append(reader.error(idNode ?? ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)"))
+                    continue
+                }
+                rules.append(rule)
             }
-            if rule.helpURI == nil, let helpBase { rule.helpURI = helpBase + rule.id }
-            if let other = rules.first(where: { $0.id == rule.id }) {
-                throw reader.error(ruleNode, "rule id '\(rule.id)' is already defined at \(other.origin)")
-            }
-            rules.append(rule)
+        } else if !top.isEmpty || noted.isEmpty {
+            noted.append(reader.error(root, "the rules file has no 'rules' list"))
         }
         return RuleSet(rules: rules, newComponents: Set(newComponents), kept: kept, sizes: sizes, disabledRuleIds: disabled, names: names)
     }
@@ -268,21 +316,26 @@ enum RuleSetLoader {
     /// uses only the match's metavariables; without it, the fix is manual).
     private static func readPattern(_ rule: inout Rule, fields: [String: Node], node: Node, _ reader: YAMLReader) throws {
         guard let matchNode = fields["match"] else { throw reader.error(node, "a pattern rule needs 'match'") }
-        let pattern: SwiftPattern
+        // The match and the replacement are both read before either's mistake is thrown.
+        var problems: [RulesFileError] = []
+        var pattern: SwiftPattern?
         do { pattern = try SwiftPattern(try reader.nonEmptyString(matchNode, "match")) } catch let problem as SwiftPattern.Problem {
-            throw reader.error(matchNode, "match \(problem)")
+            problems.append(patternError(problem, "match", matchNode, reader))
+        } catch let error as RulesFileError { problems.append(error) }
+        var rewrite: SwiftPattern?
+        if let replaceNode = fields["replace"] {
+            do { rewrite = try SwiftPattern(try reader.nonEmptyString(replaceNode, "replace")) } catch let problem as SwiftPattern.Problem {
+                problems.append(patternError(problem, "replace", replaceNode, reader))
+            } catch let error as RulesFileError { problems.append(error) }
         }
+        if let error = RulesFileError.combining(problems) { throw error }
+        guard let pattern else { return }
         guard !pattern.names.isEmpty else { throw reader.error(matchNode, "match must name something concrete, not only metavariables") }
         rule.pattern = pattern
-        if let replaceNode = fields["replace"] {
-            do {
-                let rewrite = try SwiftPattern(try reader.nonEmptyString(replaceNode, "replace"))
-                let unbound = pattern.unbound(in: rewrite)
-                if !unbound.isEmpty { throw SwiftPattern.Problem.unknownMetavariables(unbound) }
-                rule.rewrite = rewrite
-            } catch let problem as SwiftPattern.Problem {
-                throw reader.error(replaceNode, "replace \(problem)")
-            }
+        if let rewrite, let replaceNode = fields["replace"] {
+            let unbound = pattern.unbound(in: rewrite)
+            if !unbound.isEmpty { throw reader.error(replaceNode, "replace \(SwiftPattern.Problem.unknownMetavariables(unbound))") }
+            rule.rewrite = rewrite
         }
         if rule.fix != .manual, rule.rewrite == nil {
             throw reader.error(fields["fix"], "rule '\(rule.id)' has fix '\(rule.fix.rawValue)' but no 'replace'; give one or use fix: manual")
@@ -303,6 +356,25 @@ enum RuleSetLoader {
         if !rule.replacementModules.isEmpty, rule.rewrite == nil {
             throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no 'replace'")
         }
+    }
+
+    /// A pattern's mistake at its place in the file: where the code stops parsing, when the value is
+    /// written as is on one line of the file (else at the value).
+    private static func patternError(_ problem: SwiftPattern.Problem, _ key: String, _ node: Node, _ reader: YAMLReader) -> RulesFileError {
+        guard case .doesNotParse(let near, let offset, _) = problem, let mark = node.mark, let value = node.scalar?.string else {
+            return reader.error(node, "\(key) \(problem)")
+        }
+        let bytes = Array(value.utf8)
+        let at = min(max(0, offset), bytes.count)
+        let lineStart = bytes[..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let lineEnd = bytes[at...].firstIndex(of: 0x0A) ?? bytes.count
+        let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+        let before = String(decoding: bytes[lineStart..<at], as: UTF8.self)
+        var line = mark.line, column = mark.column
+        if let place = reader.place(of: lineText.trimmingCharacters(in: .whitespaces).isEmpty ? before : lineText, from: mark.line, column: mark.column) {
+            (line, column) = (place.line, place.column + before.unicodeScalars.count)
+        }
+        return RulesFileError(file: reader.file, line: line, column: column, problem: "\(key) \(problem.withoutNear)", near: near)
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in

@@ -1,37 +1,130 @@
 import Yams
 
-/// A mistake in a rules file, located so the author can go straight to it.
+/// A mistake in a rules file, located so the author can go straight to it: the file, the line and
+/// column, what is wrong, and the text there (unless the message already quotes it). A loader that
+/// reads on after a mistake gives every mistake it found: the first one, and the others in `more`.
 public struct RulesFileError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int?
     public let column: Int?
     public let problem: String
+    /// The text at the place (a value, or the start of its line), shown after the problem.
+    public let near: String?
+    /// The mistakes found after this one in the same run, in order; each is a line of `description`.
+    public internal(set) var more: [RulesFileError] = []
 
-    public init(file: String, line: Int?, column: Int? = nil, problem: String) {
+    public init(file: String, line: Int?, column: Int? = nil, problem: String, near: String? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.problem = problem
+        self.near = near.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// One error for several (nil for none): the first, with the others (and theirs) after it.
+    public static func combining(_ errors: [RulesFileError]) -> RulesFileError? {
+        let all = errors.flatMap(\.all)
+        guard var first = all.first else { return nil }
+        first.more = Array(all.dropFirst())
+        return first
+    }
+
+    /// This mistake and those after it, each on its own.
+    public var all: [RulesFileError] {
+        var alone = self
+        alone.more = []
+        return [alone] + more.flatMap(\.all)
+    }
+
+    /// `description` with the files under `folder` named from it (as every output names files; those
+    /// outside stay absolute).
+    public func shown(from folder: String) -> String {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return all.map { error in
+            let file = error.file.hasPrefix(prefix) ? String(error.file.dropFirst(prefix.count)) : error.file
+            let shown = RulesFileError(file: file, line: error.line, column: error.column,
+                                       problem: error.problem.replacingOccurrences(of: " " + prefix, with: " "), near: error.near)
+            return shown.description
+        }.joined(separator: "\n")
+    }
+
+    /// One line per mistake: `file:line:column: problem (near 'text')`.
     public var description: String {
         var location = file
         if let line { location += ":\(line)" }
         if let column { location += ":\(column)" }
-        return "\(location): \(problem)"
+        var text = "\(location): \(problem)"
+        if let near { text += " (near '\(near)')" }
+        return ([text] + more.map(\.description)).joined(separator: "\n")
     }
 }
 
 /// Reads typed values out of a composed YAML tree, turning every type mistake into a located error.
 public struct YAMLReader {
     public let file: String
+    /// The file's text, when given: errors then show the text at their place.
+    public let text: String?
 
-    public init(file: String) {
+    public init(file: String, text: String? = nil) {
         self.file = file
+        self.text = text
     }
 
+    /// An error at a node, with the text there unless `problem` already quotes the node's value.
     public func error(_ node: Node?, _ problem: String) -> RulesFileError {
-        RulesFileError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: problem)
+        guard let node, let mark = node.mark else { return RulesFileError(file: file, line: nil, problem: problem) }
+        var near: String?
+        if let scalar = node.scalar?.string {
+            if !problem.contains("'\(scalar)'") { near = Self.shortened(scalar) }
+        } else {
+            near = self.near(line: mark.line, column: mark.column)
+        }
+        return RulesFileError(file: file, line: mark.line, column: mark.column, problem: problem, near: near)
+    }
+
+    /// The text of the file from a place to the end of its line (at most 40 characters), nil without
+    /// the file's text or past its end.
+    public func near(line: Int, column: Int) -> String? {
+        guard let text, let lineText = Self.line(line, of: text) else { return nil }
+        let rest = String(String.UnicodeScalarView(lineText.unicodeScalars.dropFirst(max(0, column - 1))))
+        return Self.shortened(rest)
+    }
+
+    /// Where `fragment` first appears in the file at or after a place: its line and column (columns
+    /// count Unicode scalars, as libyaml's do). Nil when it is not there (an escaped or folded value).
+    public func place(of fragment: String, from line: Int, column: Int) -> (line: Int, column: Int)? {
+        guard let text, !fragment.isEmpty, !fragment.contains("\n") else { return nil }
+        var number = 0
+        for lineText in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard number >= line else { continue }
+            let scalars = Array(lineText.unicodeScalars)
+            let wanted = Array(fragment.unicodeScalars)
+            var start = number == line ? max(0, column - 1) : 0
+            while start + wanted.count <= scalars.count {
+                if Array(scalars[start..<(start + wanted.count)]) == wanted { return (number, start + 1) }
+                start += 1
+            }
+        }
+        return nil
+    }
+
+    static func line(_ number: Int, of text: String) -> Substring? {
+        guard number >= 1 else { return nil }
+        var current = 1
+        for lineText in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == number { return lineText.last == "\r" ? lineText.dropLast() : lineText }
+            current += 1
+        }
+        return nil
+    }
+
+    /// The first line of a text, without surrounding blanks, cut to 40 characters (`...` when cut).
+    static func shortened(_ text: String) -> String? {
+        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = firstLine.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        return trimmed.count > 40 ? String(trimmed.prefix(40)) + "..." : trimmed
     }
 
     public func compose(_ text: String) throws -> Node {
@@ -39,7 +132,7 @@ public struct YAMLReader {
             // Every value is read as the text it is written as (`string`, `bool`, `number` below), so no tag
             // needs resolving: the default resolver compiles seven regular expressions at every start.
             guard let node = try Yams.compose(yaml: text, .basic) else {
-                throw RulesFileError(file: file, line: 1, problem: "the file is empty")
+                throw RulesFileError(file: file, line: 1, column: 1, problem: "the file is empty")
             }
             return node
         } catch let error as YamlError {
@@ -47,13 +140,36 @@ public struct YAMLReader {
         }
     }
 
+    /// libyaml's error where the author looks for it. It says where it gave up and, often, what it was
+    /// reading (`while scanning a quoted scalar`, and where that started). Something opened and never
+    /// closed (a quote, a bracket) makes it give up at the end of the file, far from the mistake: then
+    /// the error is where that thing starts.
     private func located(_ error: YamlError) -> RulesFileError {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return RulesFileError(file: file, line: mark.line, column: mark.column, problem: "YAML syntax: \(problem)")
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+            if let context, problem.contains("end of stream") || isAtEnd(mark) {
+                let start = context.mark
+                let what = context.text.hasPrefix("while ") ? String(context.text.dropFirst("while ".count)) : context.text
+                let opened = what.contains("quoted scalar")
+                    ? "the quoted text that starts here is never closed (the file ends first)"
+                    : "\(what) that starts here is not finished (\(problem), at the end of the file)"
+                return RulesFileError(file: file, line: start.line, column: start.column, problem: "YAML syntax: \(opened)",
+                                      near: near(line: start.line, column: start.column))
+            }
+            var problemText = "YAML syntax: \(problem)"
+            if let context { problemText += " (\(context.text) that starts at line \(context.mark.line), column \(context.mark.column))" }
+            return RulesFileError(file: file, line: mark.line, column: mark.column, problem: problemText, near: near(line: mark.line, column: mark.column))
         default:
             return RulesFileError(file: file, line: nil, problem: "YAML: \(error)")
         }
+    }
+
+    /// Whether a mark is past the last character of the text (libyaml's end of stream).
+    private func isAtEnd(_ mark: Mark) -> Bool {
+        guard let text else { return false }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lastLine = text.hasSuffix("\n") ? lines.count - 1 : lines.count
+        return mark.line > lastLine
     }
 
     /// A mapping whose keys are all among `allowed`; unknown keys are errors (a typo must not be ignored).
@@ -67,6 +183,29 @@ public struct YAMLReader {
                 throw error(key, "unknown key '\(name)' in \(what) (known keys: \(known))")
             }
             guard result[name] == nil else { throw error(key, "key '\(name)' appears twice in \(what)") }
+            result[name] = value
+        }
+        return result
+    }
+
+    /// Like `mapping`, for reading on after a mistake: each unknown or repeated key is noted in
+    /// `errors` and left out; the other keys are returned.
+    public func knownKeys(_ node: Node, _ what: String, allowed: Set<String>, errors: inout [RulesFileError]) throws -> [String: Node] {
+        guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping (key: value lines)") }
+        var result: [String: Node] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else {
+                errors.append(error(key, "\(what) has a key that is not a plain word"))
+                continue
+            }
+            guard allowed.contains(name) else {
+                errors.append(error(key, "unknown key '\(name)' in \(what) (known keys: \(allowed.sorted().joined(separator: ", ")))"))
+                continue
+            }
+            guard result[name] == nil else {
+                errors.append(error(key, "key '\(name)' appears twice in \(what)"))
+                continue
+            }
             result[name] = value
         }
         return result

@@ -13,8 +13,9 @@ struct Progress: ParsableCommand {
         discussion: helpProse("""
         Samples the first-parent history of HEAD (the newest commit of each week by default, every tagged
         commit, and HEAD) and
-        gives, at each sample, the findings `scan` would give there (per rule, per top-level folder of PATH
-        and per owner of the work tree's CODEOWNERS) and the uses of the new components (`new-components` of the rules file). "Migrated" is
+        gives, at each sample, the findings `scan` would give there (per rule; per top-level folder of PATH,
+        or per module such as Sources/AppCore when the findings are all in one folder, as in a Swift
+        package; and per owner of the work tree's CODEOWNERS) and the uses of the new components (`new-components` of the rules file). "Migrated" is
         adopted / (adopted + findings). Reads the files of each commit from git (never a checkout) and
         analyses each file version once (with --cache, once across runs too). A file that cannot be read as Swift text marks its sample
         incomplete. The projection is a straight line through the last complete samples; it says "no

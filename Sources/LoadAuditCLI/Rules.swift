@@ -32,7 +32,8 @@ struct RulesList: ParsableCommand {
         abstract: "List the rules: id, severity, fix class, what each finds and its replacement.",
         discussion: helpProse("""
         Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
-        to check a rules file you are writing.
+        to check a rules file you are writing. Every mistake of the files is reported, one error a line,
+        at its file:line:column with the text there (exit 2).
         """)
     )
 
@@ -88,7 +89,7 @@ struct RulesTest: ParsableCommand {
         for name in names {
             let ruleSet: RuleSet
             do { ruleSet = try Audit.rulesFiles([name], from: terminal.currentDirectory) } catch let error as RulesFileError {
-                throw CommandFailure(message: error.description)
+                throw CommandFailure(message: error.shown(from: terminal.currentDirectory))
             }
             let outcome = try RuleExampleChecks.run(ruleSet)
             for failure in outcome.failures {

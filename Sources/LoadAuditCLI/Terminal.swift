@@ -43,9 +43,10 @@ public final class Terminal: @unchecked Sendable {
         capturing ? standardInput : FileHandle.standardInput.readDataToEndOfFile()
     }
 
-    /// `loadaudit: error: ...` on standard error.
+    /// `loadaudit: error: ...` on standard error; a message of several lines (a rules file's mistakes)
+    /// is one error a line.
     public func error(_ message: String) {
-        writeError("loadaudit: error: \(message)\n")
+        writeError(message.split(separator: "\n", omittingEmptySubsequences: false).map { "loadaudit: error: \($0)\n" }.joined())
     }
 
     public func warning(_ message: String) {

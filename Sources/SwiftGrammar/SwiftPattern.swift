@@ -36,7 +36,9 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
 
     public enum Problem: Error, Equatable, CustomStringConvertible {
         case empty
-        case doesNotParse(String)
+        /// The text near where parsing stops, where that is (a UTF-8 offset in the text as given), and
+        /// the token the parser found missing there, if that is the mistake.
+        case doesNotParse(near: String, offset: Int, missing: String?)
         case notOneExpression(Int)
         case unknownMetavariables([String])
         case twoVariadicsInOneList
@@ -44,11 +46,17 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .empty: return "is empty"
-            case .doesNotParse(let near): return "does not parse as Swift (near '\(near)')"
+            case .doesNotParse(let near, _, _): return "\(withoutNear) (near '\(near)')"
             case .notOneExpression(let count): return "must be one Swift expression, not \(count) statements"
             case .unknownMetavariables(let names): return "uses \(names.map { "$" + $0 }.joined(separator: ", ")), which the match does not bind"
             case .twoVariadicsInOneList: return "has two $$$ metavariables in one list: which items each takes is not clear"
             }
+        }
+
+        /// The description without the text near the mistake (for a caller that shows it itself).
+        public var withoutNear: String {
+            guard case .doesNotParse(_, _, let missing) = self else { return description }
+            return "does not parse as Swift" + (missing.map { ": '\($0)' is missing" } ?? "")
         }
     }
 
@@ -80,7 +88,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
                 if broken == nil, node.isError || node.isMissing { broken = node }
                 return broken == nil
             }
-            throw Problem.doesNotParse(String((broken?.text ?? trimmed).prefix(40)))
+            throw Self.parseProblem(at: broken, in: trimmed, leading: text.utf8.count - text.drop(while: { $0.isWhitespace }).utf8.count)
         }
         guard statements.count == 1 else { throw Problem.notOneExpression(statements.count) }
         root = try Self.shape(of: statements[0])
@@ -103,6 +111,35 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
     }
 
     static let identifierTypes: Set<String> = ["simple_identifier", "type_identifier"]
+
+    /// Where a pattern stops parsing, told in its own text (`trimmed`, which starts `leading` bytes
+    /// into the text as given): an unreadable piece of code is shown as it is; a missing token (an
+    /// unclosed call) by the code before it on its line, and what is missing.
+    private static func parseProblem(at broken: Node?, in trimmed: String, leading: Int) -> Problem {
+        let bytes = Array(trimmed.utf8)
+        // The parsed text writes each `$$$` as `$__MANY_`: back to an offset in `trimmed`.
+        var parsedOffset = 0, offset = 0
+        let target = broken?.byteRange.lowerBound ?? 0
+        let many = Array("$$$".utf8)
+        while parsedOffset < target, offset < bytes.count {
+            if bytes[offset...].starts(with: many) {
+                parsedOffset += 1 + manyPrefix.utf8.count
+                offset += 3
+            } else {
+                parsedOffset += 1
+                offset += 1
+            }
+        }
+        offset = min(offset, bytes.count)
+        guard let broken, broken.isMissing else {
+            let shown = broken.map { String($0.text.prefix(40)) } ?? String(trimmed.prefix(40))
+            return .doesNotParse(near: shown.isEmpty ? String(trimmed.prefix(40)) : shown, offset: leading + offset, missing: nil)
+        }
+        let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let before = String(decoding: bytes[lineStart..<offset], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let near = before.count > 40 ? "..." + String(before.suffix(40)) : before
+        return .doesNotParse(near: near.isEmpty ? String(trimmed.prefix(40)) : near, offset: leading + offset, missing: broken.type)
+    }
 
     static func isComment(_ node: Node) -> Bool { node.type == "comment" || node.type == "multiline_comment" }
 

@@ -128,6 +128,82 @@ final class RuleSetLoaderTests: XCTestCase {
         }
     }
 
+    /// Every mistake of a file is reported, each at its own line and column, with the text there:
+    /// the loader reads on after a bad rule (issue 35, item 4).
+    func testEveryMistakeOfAFileIsReportedAtItsOwnPlace() {
+        let yaml = """
+        version: 1
+        colour: blue
+        rules:
+          - id: a
+            kind: pattern
+            match: foo(
+            message: m
+          - id: b
+            component: B
+            message: m
+            severity: loud
+          - id: c
+            kind: pattern
+            match: bar(1,
+            replace: baz(
+            fix: safe
+            message: m
+          - id: d
+            component: D
+            message: fine
+          - id: d
+            component: E
+            message: m
+          - id: e
+            component: E
+        """
+        XCTAssertThrowsError(try RuleSet.load(text: yaml, file: "team.yml")) { error in
+            guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
+            XCTAssertEqual("\(error.line ?? 0):\(error.column ?? 0)", "2:1", "the first mistake")
+            XCTAssertEqual(error.description.split(separator: "\n"), [
+                "team.yml:2:1: unknown key 'colour' in the rules file (known keys: findings-name, help-base-uri, keep, name, new-components, rules, sizes, title, version)",
+                "team.yml:6:16: match does not parse as Swift: ')' is missing (near 'foo(')",
+                "team.yml:11:15: severity is 'loud'; expected one of: note, warning, error",
+                "team.yml:14:18: match does not parse as Swift: ')' is missing (near 'bar(1,')",
+                "team.yml:15:18: replace does not parse as Swift: ')' is missing (near 'baz(')",
+                "team.yml:21:9: rule id 'd' is already defined at team.yml:18",
+                "team.yml:24:5: a rule needs 'message' (near 'id: e')",
+            ])
+        }
+    }
+
+    /// An unclosed quote is reported where it opens, not where libyaml reaches the end of the file.
+    func testAnUnclosedQuoteIsReportedWhereItOpens() {
+        let yaml = "version: 1\nrules:\n  - id: a\n    component: A\n    message: \"Loading games\n  - id: b\n    component: B\n"
+        XCTAssertThrowsError(try RuleSet.load(text: yaml, file: "team.yml")) { error in
+            XCTAssertEqual("\(error)", "team.yml:5:14: YAML syntax: the quoted text that starts here is never closed (the file ends first) (near '\"Loading games')")
+        }
+        // A mistake libyaml finds where it is stays there, with what it was reading.
+        XCTAssertThrowsError(try RuleSet.load(text: "version: 1\nrules:\n  - id: a\n   component: A\n", file: "team.yml")) { error in
+            XCTAssertEqual("\(error)", "team.yml:4:4: YAML syntax: did not find expected '-' indicator (while parsing a block collection that starts at line 3, column 3) (near 'component: A')")
+        }
+    }
+
+    /// A pattern that does not parse is reported where it stops parsing, inside the value, with the
+    /// code there: also in a quoted value, a block value, and after `$$$`.
+    func testAPatternThatDoesNotParseIsReportedWhereItStops() {
+        let cases: [(match: String, place: String, near: String)] = [
+            ("match: foo(", "5:16", "foo("),
+            ("match: 'x.y($A'", "5:19", "x.y($A"),
+            ("match: \"  f($$$ARGS, \"", "5:25", "f($$$ARGS,"),
+            ("match: |\n      Card {\n        foo(a,\n      }", "7:15", "foo(a,"),
+        ]
+        for (match, place, near) in cases {
+            let yaml = "version: 1\nrules:\n  - id: a\n    kind: pattern\n    \(match)\n    message: m\n"
+            XCTAssertThrowsError(try RuleSet.load(text: yaml, file: "team.yml"), match) { error in
+                guard let error = error as? RulesFileError else { return XCTFail("\(error)") }
+                XCTAssertEqual("\(error.line ?? 0):\(error.column ?? 0)", place, "\(error)")
+                XCTAssertEqual("\(error)", "team.yml:\(place): match does not parse as Swift: ')' is missing (near '\(near)')")
+            }
+        }
+    }
+
     func testSelectingUnknownRuleIdsFails() {
         XCTAssertThrowsError(try RuleSet.builtIn().selecting(["raw-progress-veiw"])) { error in
             XCTAssertTrue("\(error)".contains("unknown rule id 'raw-progress-veiw'"))

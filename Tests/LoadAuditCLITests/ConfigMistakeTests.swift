@@ -57,4 +57,22 @@ final class ConfigMistakeTests: XCTestCase {
         let withRules = CLIRun(["scan", "--rules", rules.path + "/team.yml", "."], in: tree.path)
         XCTAssertEqual(withRules.status, 0, withRules.errors)
     }
+
+    /// A rule id that a `--rules` file and the configuration's rules file both define is reported in
+    /// the second file, at its `id:`, not at `.loadaudit.yml`; the mistakes of both files are
+    /// reported together, one error a line (issue 35, item 4).
+    func testRulesFileMistakesAreReportedWhereTheyAreAllOfThem() throws {
+        let rule = { (id: String, component: String) in "  - id: \(id)\n    component: \(component)\n    message: m\n" }
+        let tree = try project(config: "rules: [rules/team.yml]\n")
+        try tree.write("mine.yml", "version: 1\nrules:\n" + rule("old-badge", "OldBadge") + "  - id: pat\n    kind: pattern\n    match: foo(\n    message: m\n")
+        try tree.write("rules/team.yml", "version: 1\nrules:\n" + rule("team-badge", "TeamBadge") + rule("old-badge", "OtherBadge"))
+        let run = CLIRun(["scan", "--rules", "mine.yml", "."], in: tree.path)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.output, "")
+        XCTAssertEqual(run.errors, """
+            loadaudit: error: mine.yml:8:16: match does not parse as Swift: ')' is missing (near 'foo(')
+            loadaudit: error: rules/team.yml:6:9: rule id 'old-badge' is already defined at mine.yml:3
+
+            """)
+    }
 }

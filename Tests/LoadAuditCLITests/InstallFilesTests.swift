@@ -88,6 +88,11 @@ final class InstallFilesTests: XCTestCase {
         XCTAssertEqual((command["custom"] as? [String: Any])?["verb"] as? String, "loadaudit")
         let products = try XCTUnwrap(manifest["products"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         XCTAssertTrue(products.contains("LoadAuditCommand"), "\(products)")
+        // And the build tool plugin, beside it (built from source here; BuildToolPluginTests).
+        let buildTool = try XCTUnwrap(targets.first { $0["name"] as? String == "LoadAuditBuildTool" })
+        XCTAssertNotNil((buildTool["pluginCapability"] as? [String: Any])?["buildTool"], "\(buildTool)")
+        XCTAssertEqual(buildTool["dependencies"].map { "\($0)" }?.contains("loadaudit"), true)
+        XCTAssertTrue(products.contains("LoadAuditBuildTool"), "\(products)")
     }
 
     func testShellCompletionsAreGenerated() {
@@ -100,30 +105,24 @@ final class InstallFilesTests: XCTestCase {
         }
     }
 
-    /// The release scripts are slow (a release build, a Debian root): here only their usage and that
-    /// the bundle's description is what SwiftPM reads (schema 1.0, an executable, the Linux variant).
-    func testTheReleaseScriptsAreThereAndDescribeTheArtifactBundle() throws {
+    /// The release scripts are slow (a release build, a Debian root): here only their usage, and that
+    /// the release's artifact bundle and package come from scripts/swiftpm-package with the Linux
+    /// binary (BuildToolPluginTests checks what that script writes).
+    func testTheReleaseScriptsAreThereAndMakeTheSwiftPMPackage() throws {
         let scripts = Repository.root.appendingPathComponent("scripts")
-        for name in ["release", "check-release"] {
+        for name in ["release", "check-release", "swiftpm-package", "deterministic-zip"] {
             XCTAssertTrue(FileManager.default.isExecutableFile(atPath: scripts.appendingPathComponent(name).path), name)
         }
-        let usage = Process()
-        usage.executableURL = scripts.appendingPathComponent("check-release")
-        usage.arguments = []
-        usage.standardError = FileHandle.nullDevice
-        try usage.run()
-        usage.waitUntilExit()
-        XCTAssertEqual(usage.terminationStatus, 2, "check-release without a tarball is bad usage")
+        for (name, arguments) in [("check-release", [String]()), ("swiftpm-package", []), ("deterministic-zip", ["/nonexistent", "x", "y.zip"])] {
+            let usage = Process()
+            usage.executableURL = scripts.appendingPathComponent(name)
+            usage.arguments = arguments
+            usage.standardError = FileHandle.nullDevice
+            try usage.run()
+            usage.waitUntilExit()
+            XCTAssertEqual(usage.terminationStatus, 2, "\(name) without its arguments is bad usage")
+        }
         let release = try String(contentsOf: scripts.appendingPathComponent("release"), encoding: .utf8)
-        let json = try XCTUnwrap(release.components(separatedBy: "cat > \"$bundle/info.json\" <<EOF\n").dropFirst().first?
-            .components(separatedBy: "\nEOF\n").first)
-        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.replacingOccurrences(of: "$version", with: "1.2.3")
-            .replacingOccurrences(of: "$name", with: "loadaudit-1.2.3-linux-x86_64").utf8)) as? [String: Any])
-        XCTAssertEqual(info["schemaVersion"] as? String, "1.0")
-        let artifact = try XCTUnwrap((info["artifacts"] as? [String: Any])?["loadaudit"] as? [String: Any])
-        XCTAssertEqual(artifact["type"] as? String, "executable")
-        let variant = try XCTUnwrap((artifact["variants"] as? [[String: Any]])?.first)
-        XCTAssertEqual(variant["path"] as? String, "loadaudit-1.2.3-linux-x86_64/bin/loadaudit")
-        XCTAssertEqual(variant["supportedTriples"] as? [String], ["x86_64-unknown-linux-gnu"])
+        XCTAssertTrue(release.contains("scripts/swiftpm-package \"$stage/loadaudit-swiftpm\" \"$stage/$name/bin/loadaudit:x86_64-unknown-linux-gnu\"\n"), release)
     }
 }

@@ -108,6 +108,53 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual((since["samples"] as? [[String: Any]])?.map { $0["date"] as? String }, ["2026-01-13", "2026-01-21", "2026-01-28"])
     }
 
+    /// A SwiftPM layout has one top-level folder, `Sources`: the findings are counted per module, by
+    /// the folder the project model gives each target (a `path:` too); a folder that is no target is
+    /// counted by its first two folders. A scan of `Sources` itself counts by its own top folders.
+    /// (issue 35, item 7)
+    func testASwiftPMLayoutIsCountedPerModule() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
+        let tree = try TemporaryTree()
+        try tree.git(["init", "-q", "-b", "main"])
+        let manifest = """
+            // swift-tools-version:5.9
+            import PackageDescription
+
+            let package = Package(name: "Shop", targets: [
+                .target(name: "AppCore"),
+                .target(name: "Checkout"),
+                .target(name: "Login", path: "Sources/Features/Login"),
+                .testTarget(name: "AppCoreTests", dependencies: ["AppCore"]),
+            ])
+
+            """
+        let weeks: [(date: String, files: [String: String])] = [
+            ("2026-01-05", ["Package.swift": manifest,
+                            "Sources/AppCore/Spinner.swift": Self.view("ProgressView()\nThemedSpinner(size: 20)"),
+                            "Sources/Checkout/Pay.swift": Self.view("LoadingDots()"),
+                            "Sources/Features/Login/Sign.swift": Self.view("ProgressView()"),
+                            "Sources/Generated/Made.swift": Self.view("ProgressView()"),
+                            "Tests/AppCoreTests/SpinnerTests.swift": "import XCTest\n"]),
+            ("2026-01-13", ["Sources/Checkout/Pay.swift": Self.view("Text(\"Paid\")")]),
+        ]
+        for (date, files) in weeks {
+            for (path, text) in files { try tree.write(path, text) }
+            try tree.git(["add", "-A"])
+            try tree.git(["commit", "-q", "-m", "week of \(date)"], date: date)
+        }
+        let run = CLIRun(["progress", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.errors)
+        let samples = try XCTUnwrap(try json(run)["samples"] as? [[String: Any]])
+        XCTAssertEqual(samples.map { $0["findingsByFolder"] as? [String: Int] }, [
+            ["Sources/AppCore": 2, "Sources/Checkout": 1, "Sources/Features/Login": 1, "Sources/Generated": 1],
+            ["Sources/AppCore": 2, "Sources/Features/Login": 1, "Sources/Generated": 1],
+        ])
+        let text = CLIRun(["progress", "."], in: tree.path)
+        XCTAssertTrue(text.output.contains("Now, by folder:\n      2  Sources/AppCore\n      1  Sources/Features/Login\n      1  Sources/Generated\n"), text.output)
+        let sources = try json(CLIRun(["progress", "--format", "json", "Sources"], in: tree.path))
+        XCTAssertEqual((sources["samples"] as? [[String: Any]])?.last?["findingsByFolder"] as? [String: Int], ["AppCore": 2, "Features": 1, "Generated": 1])
+    }
+
     func testBadInputIsOneLineAndExitTwo() throws {
         let tree = try Self.migratingRepository()
         let plain = try TemporaryTree(["A.swift": "let a = 1\n"])
