@@ -3,12 +3,12 @@ import LoadAuditCLI
 import XCTest
 import Yams
 
-/// The README's copy-paste snippets for CI, git and Xcode, run (or, for the GitHub workflow, parsed)
+/// docs/ci.md's copy-paste snippets for CI, git and Xcode, run (or, for the GitHub workflow, parsed)
 /// as written, so they cannot drift from what the tool accepts.
-final class ReadmeSnippetTests: XCTestCase {
+final class CISnippetTests: XCTestCase {
     func snippet(after marker: String) throws -> String {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let after = try XCTUnwrap(readme.components(separatedBy: "<!-- \(marker) -->").dropFirst().first, "no \(marker) in README")
+        let document = try String(contentsOf: Repository.root.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+        let after = try XCTUnwrap(document.components(separatedBy: "<!-- \(marker) -->").dropFirst().first, "no \(marker) in docs/ci.md")
         let lines = after.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("```") }.dropFirst()
         return lines.prefix { !$0.hasPrefix("```") }.joined(separator: "\n") + "\n"
     }
