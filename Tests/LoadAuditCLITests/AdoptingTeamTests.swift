@@ -141,15 +141,7 @@ final class AdoptingTeamTests: XCTestCase {
     /// A rules file's `enabled: false`: the rule does not run, but it is still a rule: a suppression
     /// that names it is fine, and its baseline entries are not checked.
     func testARuleDisabledInItsRulesFileIsStillARule() throws {
-        let rules = """
-            name: payments-ds-migration
-            rules:
-              - id: old-badge
-                kind: pattern
-                match: "OldBadge($N)"
-                replace: "Badge($N)"
-                fix: safe
-                message: OldBadge is gone; use Badge.
+        let rules = paymentsRules + "\n" + """
               - id: old-card
                 kind: pattern
                 match: "OldCard()"

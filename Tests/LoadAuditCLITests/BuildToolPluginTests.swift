@@ -7,22 +7,6 @@ import XCTest
 final class BuildToolPluginTests: XCTestCase {
     static let script = Repository.root.appendingPathComponent("scripts/swiftpm-package")
 
-    /// Runs a program to its end and returns its exit status and everything it printed (standard
-    /// output and standard error, in order).
-    static func run(_ program: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     static func requirePython() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 is not installed (scripts/swiftpm-package zips with it)") }
     }
@@ -35,10 +19,10 @@ final class BuildToolPluginTests: XCTestCase {
         for name in ["bin/mac", "bin/linux"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tree.url.appendingPathComponent(name).path)
         }
-        let made = try Self.run(Self.script.path, ["pkg", "bin/mac:arm64-apple-macosx,x86_64-apple-macosx", "bin/linux:x86_64-unknown-linux-gnu"], in: tree.url)
+        let made = try runProgram(Self.script.path, ["pkg", "bin/mac:arm64-apple-macosx,x86_64-apple-macosx", "bin/linux:x86_64-unknown-linux-gnu"], in: tree.url)
         XCTAssertEqual(made.status, 0, made.output)
         let package = tree.url.appendingPathComponent("pkg")
-        let listing = try Self.run("/usr/bin/python3", ["-c", """
+        let listing = try runProgram("/usr/bin/python3", ["-c", """
             import json, sys, zipfile
             archive = zipfile.ZipFile(sys.argv[1])
             print(json.dumps({"names": sorted(archive.namelist()), "info": json.loads(archive.read("loadaudit.artifactbundle/info.json")),
@@ -65,7 +49,7 @@ final class BuildToolPluginTests: XCTestCase {
         }
         // The manifest as SwiftPM reads it (in a scratch folder of its own, not to wait for this run's build lock).
         let scratch = tree.url.appendingPathComponent("scratch")
-        let dump = try Self.run("/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "dump-package"], in: package)
+        let dump = try runProgram("/usr/bin/env", ["swift", "package", "--scratch-path", scratch.path, "dump-package"], in: package)
         XCTAssertEqual(dump.status, 0, dump.output)
         let json = String(dump.output[try XCTUnwrap(dump.output.firstIndex(of: "{"))...])
         let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -75,7 +59,7 @@ final class BuildToolPluginTests: XCTestCase {
         XCTAssertNotNil((targets[1]["pluginCapability"] as? [String: Any])?["buildTool"], "\(targets[1])")
         XCTAssertEqual(try XCTUnwrap(manifest["products"] as? [[String: Any]]).compactMap { $0["name"] as? String }, ["LoadAuditBuildTool", "LoadAuditCommand"])
         // Bad usage: one line, exit 2.
-        let bad = try Self.run(Self.script.path, ["pkg", "bin/missing"], in: tree.url)
+        let bad = try runProgram(Self.script.path, ["pkg", "bin/missing"], in: tree.url)
         XCTAssertEqual(bad.status, 2)
         XCTAssertEqual(bad.output, "swiftpm-package: bin/missing: not an executable file\n")
     }
@@ -110,11 +94,11 @@ final class BuildToolPluginTests: XCTestCase {
             "Shop/Sources/Checkout/Pay.swift": "func pay() {\n    _ = ThemedSpinner(size: 20)\n}\n",
             "Shop/Sources/Checkout/Generated/Made.swift": "func made() {\n    _ = ThemedSpinner(size: 24)\n}\n",
         ])
-        let made = try Self.run(Self.script.path, [tree.url.appendingPathComponent("loadaudit-swiftpm").path, binary.path], in: tree.url)
+        let made = try runProgram(Self.script.path, [tree.url.appendingPathComponent("loadaudit-swiftpm").path, binary.path], in: tree.url)
         XCTAssertEqual(made.status, 0, made.output)
         let shop = tree.url.appendingPathComponent("Shop")
         let sources = shop.appendingPathComponent("Sources/Checkout").path
-        let build = try Self.run("/usr/bin/env", ["swift", "build"], in: shop)
+        let build = try runProgram("/usr/bin/env", ["swift", "build"], in: shop)
         XCTAssertEqual(build.status, 0, build.output)
         let message = "ThemedSpinner is removed; use LoadingSpinner."
         let warnings = build.output.split(separator: "\n").filter { $0.contains("[themed-spinner]") }
@@ -126,7 +110,7 @@ final class BuildToolPluginTests: XCTestCase {
         XCTAssertFalse(build.output.contains("TreeSitter"), "the package builds nothing of loadaudit: \(build.output)")
         // The configuration is an input of the command: a severity raised to error runs it again and fails the build.
         try tree.write("Shop/.loadaudit.yml", "exclude: [\"**/Generated/**\"]\nseverity:\n  themed-spinner: error\n")
-        let failed = try Self.run("/usr/bin/env", ["swift", "build"], in: shop)
+        let failed = try runProgram("/usr/bin/env", ["swift", "build"], in: shop)
         XCTAssertNotEqual(failed.status, 0, failed.output)
         XCTAssertTrue(failed.output.contains("\(sources)/Pay.swift:2:9: error: \(message)"), failed.output)
     }
@@ -143,18 +127,8 @@ final class BuildToolPluginTests: XCTestCase {
         try FileManager.default.createDirectory(at: tree.url.appendingPathComponent("Tools"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: tree.url.appendingPathComponent("Tools/loadaudit").path, withDestinationPath: binary.path)
         func runScript() throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-            process.currentDirectoryURL = URL(fileURLWithPath: "/")
-            process.environment = ["SRCROOT": tree.path, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            try runProgram("/bin/sh", ["-c", script], in: URL(fileURLWithPath: "/"),
+                           environment: ["SRCROOT": tree.path, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         }
         let warned = try runScript()
         XCTAssertEqual(warned.status, 0, warned.output)

@@ -22,21 +22,10 @@ final class CISnippetTests: XCTestCase {
     }
 
     func shell(_ script: String, in folder: String, environment extra: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = try executableFolder() + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try runProgram("/bin/sh", ["-c", script], in: URL(fileURLWithPath: folder), environment: environment)
     }
 
     func testThePreCommitHookStopsACommitThatAddsADeprecatedIndicator() throws {

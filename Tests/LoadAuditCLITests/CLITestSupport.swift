@@ -18,6 +18,23 @@ struct CLIRun {
     }
 }
 
+/// Runs a program to its end and returns its exit status and everything it printed (standard output
+/// and standard error, interleaved as written). `environment` nil: this process's own.
+func runProgram(_ program: String, _ arguments: [String], in folder: URL, environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    if let environment { process.environment = environment }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
 enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let exampleApp = root.appendingPathComponent("fixtures/ExampleApp")
