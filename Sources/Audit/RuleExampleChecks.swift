@@ -126,7 +126,7 @@ public enum RuleExampleChecks {
         func notMatching(_ example: String, name: String) -> [Failure] {
             let found = findings(example).findings
             guard !found.isEmpty else { return [] }
-            return [failure(name, "\(found.count) finding\(found.count == 1 ? "" : "s") where none belongs", actual: Self.marked(example, at: found.map(\.start.byteOffset)))]
+            return [failure(name, "\(counted(found.count, "finding")) where none belongs", actual: Self.marked(example, at: found.map(\.start.byteOffset)))]
         }
 
         func fix(_ before: String, expected after: String, name: String) -> [Failure] {

@@ -96,8 +96,3 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         }
     }
 }
-
-/// "1 file", "2 files", "3 matches" (with `plural` when the noun does not just take an "s").
-func counted(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
-    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-}

@@ -127,9 +127,9 @@ struct FixSummary {
             text += dryRun ? "Nothing to fix.\n" : "Nothing fixed.\n"
         } else {
             let rules = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            text += "\(verb) \(count(fixed.count, "file")): \(count(edits, "edit")) (\(rules))\n"
+            text += "\(verb) \(counted(fixed.count, "file")): \(counted(edits, "edit")) (\(rules))\n"
             for file in fixed {
-                text += "  \(file.file): \(count(file.editsByRule.values.reduce(0, +), "edit"))\n"
+                text += "  \(file.file): \(counted(file.editsByRule.values.reduce(0, +), "edit"))\n"
             }
         }
         for file in plan.files {
@@ -147,12 +147,12 @@ struct FixSummary {
         let left = plan.left.map { ($0.finding, written.contains($0.finding.file) ? $0.finding.start : $0.startAsFound) }
         let unsafe = left.filter { $0.0.fix == .unsafe }
         if !unsafe.isEmpty, !unsafeApplied {
-            text += "\(count(unsafe.count, "unsafe fix", plural: "unsafe fixes")) skipped (review, then apply with --unsafe):\n"
+            text += "\(counted(unsafe.count, "unsafe fix", "unsafe fixes")) skipped (review, then apply with --unsafe):\n"
             for (finding, start) in unsafe { text += "  \(location(finding, start)) \(finding.message) [\(finding.ruleId)]\n" }
         }
         let manual = left.filter { $0.0.fix == .manual }
         if !manual.isEmpty {
-            text += "\(count(manual.count, "manual finding")) left for a person:\n"
+            text += "\(counted(manual.count, "manual finding")) left for a person:\n"
             for (finding, start) in manual { text += "  \(location(finding, start)) \(finding.message) [\(finding.ruleId)]\n" }
         }
         return text
@@ -160,9 +160,5 @@ struct FixSummary {
 
     private func location(_ finding: Finding, _ start: SourcePoint) -> String {
         "\(finding.file):\(start.line):\(start.column):"
-    }
-
-    private func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(value) \(value == 1 ? noun : plural ?? noun + "s")"
     }
 }

@@ -223,10 +223,6 @@ struct Scan: ParsableCommand {
         return "loadaudit: \(counted(result.findings.count, "finding")) in \(counted(result.filesScanned, "file"))."
     }
 
-    private func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
-
     private func relativeToCurrent(_ path: String, _ terminal: Terminal) -> String {
         RelativePath.from(terminal.currentDirectory, to: path)
     }
