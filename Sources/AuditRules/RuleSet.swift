@@ -188,6 +188,15 @@ public struct Rule: Sendable {
     public var values: [String: ValueTable] = [:]
     public var examples = RuleExamples()
     public var labelStyle: LabelStyle? = nil
+    /// Where a finding of the rule must sit, or what it must hold (`inside`, `not-inside`, `has`,
+    /// `not-has`): all must hold (`pattern` and `component` rules).
+    public var relations: [SwiftRelation] = []
+
+    /// How specific the rule is, for `RuleEngine`'s one finding per node: its conditions on the context
+    /// (relations, nested ones included), then how much code its match names.
+    public var specificity: (conditions: Int, tokens: Int) {
+        (relations.reduce(0) { $0 + $1.conditionCount }, pattern?.concreteTokenCount ?? 1)
+    }
 
     func withExamples(_ examples: RuleExamples?) -> Rule {
         var copy = self
@@ -394,7 +403,7 @@ public struct RuleSet: Sendable {
             rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
             rule.rotation?.cacheKey ?? "",
             rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
-            rule.pattern?.text ?? "", rule.rewrite?.text ?? "",
+            rule.pattern?.text ?? "", rule.rewrite?.text ?? "", rule.relations.map(\.key).joined(separator: ";"),
             Self.valuesKey(rule.values), rule.replacementModules.joined(separator: ","),
         ].joined(separator: "\u{1F}")
     }

@@ -11,7 +11,11 @@ enum RuleSetLoader {
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
         "kind", "display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
         "match", "replace", "examples", "values", "replacement-module",
+        "inside", "not-inside", "has", "not-has",
     ]
+
+    /// The keys of a relation (`inside: {pattern: HStack, stop-by: closure, has: Text}`).
+    static let relationKeys: Set<String> = Set(["pattern", "stop-by"] + SwiftRelation.Kind.allCases.map(\.rawValue))
 
     static func load(text: String, file: String) throws -> RuleSet {
         let reader = YAMLReader(file: file)
@@ -166,7 +170,48 @@ enum RuleSetLoader {
         if !rule.replacementModules.isEmpty, replacement == nil {
             throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no replacement")
         }
+        rule.relations = try readRelations(fields, reader)
         return rule
+    }
+
+    /// A rule's (or a relation's) `inside`, `not-inside`, `has` and `not-has`, in that order: all must hold.
+    static func readRelations(_ fields: [String: Node], _ reader: YAMLReader) throws -> [SwiftRelation] {
+        try SwiftRelation.Kind.allCases.compactMap { kind in
+            try fields[kind.rawValue].map { try readRelation(kind, $0, reader) }
+        }
+    }
+
+    /// One relation: a pattern, a list of patterns (any of), or a mapping with `pattern`, `stop-by`
+    /// (`closure`, the default, or `end`) and relations of the related node.
+    static func readRelation(_ kind: SwiftRelation.Kind, _ node: Node, _ reader: YAMLReader) throws -> SwiftRelation {
+        let what = kind.rawValue
+        var patternsNode = node
+        var reach = SwiftRelation.Reach.closure
+        var nested: [SwiftRelation] = []
+        if node.mapping != nil {
+            let parts = try reader.mapping(node, what, allowed: relationKeys)
+            guard let patterns = parts["pattern"] else {
+                throw reader.error(node, "\(what) needs 'pattern': the code (or a list of code, any of) it looks for")
+            }
+            patternsNode = patterns
+            reach = try parts["stop-by"].map { try reader.enumValue($0, "\(what) stop-by", as: SwiftRelation.Reach.self) } ?? .closure
+            nested = try readRelations(parts, reader)
+        }
+        let entries: [Node] = patternsNode.scalar != nil ? [patternsNode] : try reader.list(patternsNode, "\(what) pattern")
+        guard !entries.isEmpty else { throw reader.error(patternsNode, "\(what) names no pattern") }
+        var targets: [SwiftPattern] = []
+        for entry in entries {
+            let text = try reader.nonEmptyString(entry, "a pattern of \(what)")
+            let pattern: SwiftPattern
+            do { pattern = try SwiftPattern(text) } catch let problem as SwiftPattern.Problem {
+                throw reader.error(entry, "\(what): the pattern '\(text)' \(problem)")
+            }
+            guard !pattern.names.isEmpty else {
+                throw reader.error(entry, "\(what): the pattern '\(text)' must name something concrete, not only metavariables")
+            }
+            targets.append(pattern)
+        }
+        return SwiftRelation(kind: kind, targets: targets, reach: reach, nested: nested)
     }
 
     /// `module:` one Swift module name.
@@ -408,7 +453,7 @@ enum RuleSetLoader {
         switch kind {
         case .rotatingText: allowed = common.union(["display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks"])
         case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
-        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"])
+        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"]).union(SwiftRelation.Kind.allCases.map(\.rawValue))
         case .component: allowed = ruleKeys
         }
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -431,6 +476,7 @@ enum RuleSetLoader {
         switch kind {
         case .pattern:
             try readPattern(&rule, fields: fields, node: node, reader)
+            rule.relations = try readRelations(fields, reader)
         case .rotatingText:
             rule.rotation = try readRotationVocabulary(fields, node: node, reader)
         case .labelStyle:

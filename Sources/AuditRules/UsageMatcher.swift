@@ -63,6 +63,17 @@ struct UsageMatcher {
 
     private func matchKnown(_ identifier: Node) -> Candidate? {
         guard let usage = classify(identifier) else { return nil }
+        // Where the use must sit or what it must hold: checked on the call, or the name as written.
+        if !rule.relations.isEmpty {
+            let node: Node
+            switch usage {
+            case .declaration(let name): node = name
+            case .reference(let reference, _): node = reference
+            case .call(let call, _): node = call.node
+            }
+            let ancestors = lineage?.ancestors(of: node) ?? node.ancestors
+            guard rule.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
+        }
         switch usage {
         case .declaration(let name):
             // A module's type declared by the app (`class ProgressView: UIView`) is not the deprecated thing.

@@ -46,9 +46,9 @@ struct RulesList: ParsableCommand {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
             let finds: String
             if let pattern = rule.pattern {
-                finds = "\(pattern.text) " + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
+                finds = "\(pattern.text) " + Self.whereText(rule) + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
             } else {
-                finds = "\(rule.component) " + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
+                finds = "\(rule.component) " + Self.whereText(rule) + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
             }
             terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(finds)\n")
         }
@@ -61,6 +61,13 @@ struct RulesList: ParsableCommand {
     }
 }
 
+extension RulesList {
+    /// `(inside List) ` for a rule with relations, else nothing.
+    static func whereText(_ rule: Rule) -> String {
+        rule.relations.isEmpty ? "" : "(" + rule.relations.map(\.description).joined(separator: "; ") + ") "
+    }
+}
+
 struct RulesTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -69,8 +76,11 @@ struct RulesTest: ParsableCommand {
         Each rule runs alone on each of its examples. A `match` example must give a finding at each ↓
         and nowhere else, also after a line of non-ASCII text, and none when the same code is in comments
         or in a string literal; a `no-match` example must give none; a `fix` example's `before` must
-        become its `after` exactly, and fixing `after` again must change nothing. Without FILE, the
-        built-in files' examples run.
+        become its `after` exactly, and fixing `after` again must change nothing. Then every rule of the
+        file runs on each `match` example together, as a scan runs them (one finding per piece of code):
+        a rule whose own example another rule reports instead fails, and a rule that reports its example
+        over others that match it too prints an OVERLAP line (not a failure). Without FILE, the built-in
+        files' examples run.
 
         EXAMPLES
           loadaudit rules test design-system.yml
@@ -99,6 +109,11 @@ struct RulesTest: ParsableCommand {
                 terminal.write("FAIL \(shown)\n")
                 if let expected = failure.expected { terminal.write(Self.indented("expected", expected)) }
                 if let actual = failure.actual { terminal.write(Self.indented("actual", actual)) }
+            }
+            for overlap in outcome.overlaps {
+                let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
+                let shown = overlap.description.hasPrefix(cwd) ? String(overlap.description.dropFirst(cwd.count)) : overlap.description
+                terminal.write("OVERLAP \(shown)\n")
             }
             let rules = ruleSet.rules.count
             let without = rules - outcome.rulesWithExamples
@@ -139,9 +154,9 @@ struct RulesExplain: ParsableCommand {
         text += rule.message + "\n"
         if let help = rule.help, !help.isEmpty { text += help + "\n" }
         if let pattern = rule.pattern {
-            text += "\nfinds:    \(pattern.text)\n" + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
+            text += "\nfinds:    \(pattern.text)\n" + Self.relations(rule) + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if !rule.component.isEmpty {
-            text += "\nfinds:    \(rule.component)\n" + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+            text += "\nfinds:    \(rule.component)\n" + Self.relations(rule) + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if let names = rule.rotation {
             text += "\n" + Self.rotationDefinition + "\n" + Self.rotationNames(names)
         }
@@ -152,6 +167,11 @@ struct RulesExplain: ParsableCommand {
             text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
         }
         CurrentTerminal.terminal.write(text)
+    }
+
+    /// A rule's relations, one per line: `where:    inside List or ScrollView`.
+    static func relations(_ rule: Rule) -> String {
+        rule.relations.enumerated().map { "\($0.offset == 0 ? "where:   " : "and:     ") \($0.element)\n" }.joined()
     }
 
     /// What a rotating-text rule finds, for people (docs/rotating-text.md says it at length).

@@ -131,7 +131,8 @@ final class PatternRuleTests: XCTestCase {
     }
 
     /// A lone name is a use wherever it stands as a name (a call, a type), but not a declaration's own
-    /// name nor a part of a longer word; the first matching rule in the file wins at a node.
+    /// name nor a part of a longer word; at a node, the rule that names more code reports (see
+    /// OneFindingPerNodeTests).
     func testALoneNameAndTheFirstRuleWins() throws {
         let ruleSet = try rules("""
           - id: all-edges
