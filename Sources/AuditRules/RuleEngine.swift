@@ -321,11 +321,19 @@ public struct RuleEngine: Sendable {
         let start = source.position(ofByte: range.lowerBound), end = source.position(ofByte: range.upperBound)
         // A value its table does not cover is for a person: never guessed.
         var values: [String: String] = [:]
+        var usedByValues = Set<String>()
         var uncovered: String?
         for (name, table) in rule.values.sorted(by: { $0.key < $1.key }) {
             guard let bound = match.bindings[name] else { continue }
             let code = source.text(bound).trimmingCharacters(in: .whitespacesAndNewlines)
-            if let value = table.code(for: code) { values[name] = value } else if uncovered == nil {
+            if let value = table.code(for: code) {
+                // The value's code may name the match's other metavariables: written as their code.
+                values[name] = ValueTable.substitute(value) { other in
+                    guard let range = match.bindings[other] else { return nil }
+                    usedByValues.insert(other)
+                    return source.text(range)
+                }
+            } else if uncovered == nil {
                 uncovered = "$\(name) is \(code), which the rule's table does not cover: a person decides"
             }
         }
@@ -334,7 +342,9 @@ public struct RuleEngine: Sendable {
         var fix = rule.fix
         // Code the replacement leaves out, unless the rule says it may: a person checks the rewrite.
         if let rewrite, fix == .safe {
-            let dropped = pattern.metavariables.filter { !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) }
+            let dropped = pattern.metavariables.filter {
+                !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) && !usedByValues.contains($0)
+            }
                 .compactMap { name in match.bindings[name].map { (name, source.text($0).trimmingCharacters(in: .whitespacesAndNewlines)) } }
                 .filter { !$0.1.isEmpty }
             if !dropped.isEmpty {

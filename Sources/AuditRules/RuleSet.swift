@@ -76,26 +76,39 @@ public struct SpinnerSizes: Equatable, Sendable {
 }
 
 /// A pattern rule's table for one metavariable: the code each value becomes in the replacement.
-/// `exact` is looked up by the value's code (whitespace trimmed; `""` is an empty `$$$` list, so it
-/// gives the code for an argument left out). `nearest` maps a number literal (`20`, `20.0`, `1_000`)
-/// that `exact` does not name to the code of the nearest number; a tie goes to the smaller (as the
-/// spinner sizes do). Anything else is not covered: a person decides.
+/// Looked up in this order: `exact`, by the value's code (whitespace trimmed; `""` is an empty `$$$`
+/// list, so it gives the code for an argument left out); `numbers`, a number literal equal to the key
+/// (`20` is `20.0` and `2_0`); `ranges`, the first (in the file's order) that holds the number
+/// (`..<0.8`, `0.8..<1.5`, `1.5...`); `nearest`, the code of the nearest number (a tie goes to the
+/// smaller, as the spinner sizes do). Anything else is not covered: a person decides. A code may use
+/// the match's other metavariables (`$TITLE`), which are written as their code.
 public struct ValueTable: Equatable, Sendable {
     public var exact: [String: String] = [:]
     /// Ascending by number.
+    public var numbers: [(number: Double, code: String)] = []
+    public var ranges: [(range: NumberRange, code: String)] = []
+    /// Ascending by number.
     public var nearest: [(number: Double, code: String)] = []
 
-    public init(exact: [String: String] = [:], nearest: [(number: Double, code: String)] = []) {
+    public init(exact: [String: String] = [:], numbers: [(number: Double, code: String)] = [], ranges: [(range: NumberRange, code: String)] = [],
+                nearest: [(number: Double, code: String)] = []) {
         self.exact = exact
+        self.numbers = numbers.sorted { $0.number < $1.number }
+        self.ranges = ranges
         self.nearest = nearest.sorted { $0.number < $1.number }
     }
 
     /// The new code for a value's code, or nil when the table does not cover it.
     public func code(for value: String) -> String? {
         if let code = exact[value] { return code }
-        guard !nearest.isEmpty, let number = Self.number(value) else { return nil }
+        guard let number = Self.number(value) else { return nil }
+        if let entry = numbers.first(where: { $0.number == number }) { return entry.code }
+        if let entry = ranges.first(where: { $0.range.contains(number) }) { return entry.code }
         return nearest.min { abs($0.number - number) < abs($1.number - number) }?.code
     }
+
+    /// Every code of the table, for checking the metavariables they use.
+    var codes: [String] { Array(exact.values) + numbers.map(\.code) + ranges.map(\.code) + nearest.map(\.code) }
 
     /// A Swift integer or floating-point literal, with `_` separators and a leading minus.
     static func number(_ code: String) -> Double? {
@@ -105,8 +118,98 @@ public struct ValueTable: Equatable, Sendable {
         return Double(digits)
     }
 
+    /// `$NAME` and `$$$NAME` in a value's code, written as the bound code of that metavariable (`$0`,
+    /// a closure's parameter, is Swift, not a metavariable). `bound` gives a name's code, nil for a
+    /// name the match does not bind (kept as written).
+    static func substitute(_ code: String, _ bound: (String) -> String?) -> String {
+        guard code.contains("$") else { return code }
+        var output = ""
+        var index = code.startIndex
+        while index < code.endIndex {
+            guard code[index] == "$" else {
+                output.append(code[index])
+                index = code.index(after: index)
+                continue
+            }
+            var nameStart = index
+            var dollars = 0
+            while nameStart < code.endIndex, code[nameStart] == "$", dollars < 3 {
+                nameStart = code.index(after: nameStart)
+                dollars += 1
+            }
+            var nameEnd = nameStart
+            while nameEnd < code.endIndex, code[nameEnd].isASCII, code[nameEnd].isUppercase || code[nameEnd].isNumber || code[nameEnd] == "_" {
+                nameEnd = code.index(after: nameEnd)
+            }
+            let name = String(code[nameStart..<nameEnd])
+            if dollars != 2, let first = name.first, first.isUppercase, let text = bound(name) {
+                output += text
+            } else {
+                output += code[index..<nameEnd]
+            }
+            index = nameEnd
+        }
+        return output
+    }
+
+    /// The metavariable names a value's code uses (`$TITLE`, `$$$ARGS`).
+    static func metavariables(in code: String) -> [String] {
+        var names: [String] = []
+        _ = substitute(code) { name in
+            if !names.contains(name) { names.append(name) }
+            return nil
+        }
+        return names
+    }
+
     public static func == (lhs: ValueTable, rhs: ValueTable) -> Bool {
-        lhs.exact == rhs.exact && lhs.nearest.map(\.number) == rhs.nearest.map(\.number) && lhs.nearest.map(\.code) == rhs.nearest.map(\.code)
+        lhs.exact == rhs.exact && lhs.numbers.map(\.number) == rhs.numbers.map(\.number) && lhs.numbers.map(\.code) == rhs.numbers.map(\.code)
+            && lhs.ranges.map(\.range) == rhs.ranges.map(\.range) && lhs.ranges.map(\.code) == rhs.ranges.map(\.code)
+            && lhs.nearest.map(\.number) == rhs.nearest.map(\.number) && lhs.nearest.map(\.code) == rhs.nearest.map(\.code)
+    }
+}
+
+/// A range of numbers as Swift writes one: `0.8..<1.5`, `0.5...1`, `1.5...`, `..<0.8`, `...2`.
+public struct NumberRange: Equatable, Sendable, CustomStringConvertible {
+    public var lower: Double?
+    public var upper: Double?
+    /// `...` (true) or `..<` (false).
+    public var includesUpper: Bool
+
+    /// A range from its text, or nil when the text is not one.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let closed = trimmed.range(of: "...")
+        let open = trimmed.range(of: "..<")
+        guard let operation = open ?? closed else { return nil }
+        includesUpper = open == nil
+        let lowerText = String(trimmed[..<operation.lowerBound]), upperText = String(trimmed[operation.upperBound...])
+        guard !(lowerText.isEmpty && upperText.isEmpty), !(upperText.isEmpty && !includesUpper) else { return nil }
+        if lowerText.isEmpty { lower = nil } else {
+            guard let value = ValueTable.number(lowerText) else { return nil }
+            lower = value
+        }
+        if upperText.isEmpty { upper = nil } else {
+            guard let value = ValueTable.number(upperText) else { return nil }
+            upper = value
+        }
+    }
+
+    /// Whether no number is in it (`1.5..<0.8`, `1..<1`).
+    public var isEmpty: Bool {
+        guard let lower, let upper else { return false }
+        return includesUpper ? lower > upper : lower >= upper
+    }
+
+    public func contains(_ number: Double) -> Bool {
+        if let lower, number < lower { return false }
+        if let upper { return includesUpper ? number <= upper : number < upper }
+        return true
+    }
+
+    public var description: String {
+        func text(_ value: Double?) -> String { value.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) } ?? "" }
+        return text(lower) + (includesUpper ? "..." : "..<") + text(upper)
     }
 }
 
@@ -381,8 +484,10 @@ public struct RuleSet: Sendable {
         var parts: [String] = []
         for (name, table) in values.sorted(by: { $0.key < $1.key }) {
             let entries: [String] = table.exact.sorted(by: { $0.key < $1.key }).map { "\($0.key)>\($0.value)" }
+            let numbers: [String] = table.numbers.map { "=\($0.number)>\($0.code)" }
+            let ranges: [String] = table.ranges.map { "[\($0.range)]>\($0.code)" }
             let nearest: [String] = table.nearest.map { "~\($0.number)>\($0.code)" }
-            parts.append(name + "=" + (entries + nearest).joined(separator: ","))
+            parts.append(name + "=" + (entries + numbers + ranges + nearest).joined(separator: ","))
         }
         return parts.joined(separator: ";")
     }

@@ -351,11 +351,21 @@ enum RuleSetLoader {
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
-    /// the replacement), the code each value becomes; `nearest: {16: .small, 24: .medium}` inside a
-    /// table maps any number literal to the nearest number's code. A key given twice is an error.
+    /// the replacement), the code each value becomes. A key that is a number (`20`) matches any literal
+    /// of that number; a range (`..<0.8`, `0.8..<1.5`, `1.5...`) any number in it; `nearest: {16: .small,
+    /// 24: .medium}` maps any number literal to the nearest number's code. A code may use the match's
+    /// metavariables (`$TITLE`). A key given twice is an error.
     private static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: ValueTable] {
         guard let mapping = node.mapping else { throw reader.error(node, "values must map metavariables to tables of values") }
         var tables: [String: ValueTable] = [:]
+        let known = rule.pattern?.metavariables ?? []
+        func code(_ node: Node, of name: Substring) throws -> String {
+            let text = try reader.string(node, "a value's new code")
+            if let unknown = ValueTable.metavariables(in: text).first(where: { !known.contains($0) }) {
+                throw reader.error(node, "values: the code '\(text)' in the table of '$\(name)' uses $\(unknown), which the match does not bind")
+            }
+            return text
+        }
         for (key, tableNode) in mapping {
             let name = try reader.nonEmptyString(key, "a values key").drop { $0 == "$" }
             guard rule.pattern?.metavariables.contains(String(name)) == true else {
@@ -366,12 +376,14 @@ enum RuleSetLoader {
             }
             guard let entries = tableNode.mapping else { throw reader.error(tableNode, "values: '$\(name)' must map values to their new code") }
             var exact: [String: String] = [:]
+            var numbers: [(number: Double, code: String)] = []
+            var ranges: [(range: NumberRange, code: String)] = []
             var nearest: [(number: Double, code: String)] = []
             for (valueNode, codeNode) in entries {
                 let value = try reader.string(valueNode, "a value").trimmingCharacters(in: .whitespaces)
-                if value == "nearest", let numbers = codeNode.mapping {
+                if value == "nearest", let table = codeNode.mapping {
                     guard nearest.isEmpty else { throw reader.error(valueNode, "values: '$\(name)' has two 'nearest' tables") }
-                    for (numberNode, numberCode) in numbers {
+                    for (numberNode, numberCode) in table {
                         let text = try reader.string(numberNode, "a number")
                         guard let number = ValueTable.number(text.trimmingCharacters(in: .whitespaces)) else {
                             throw reader.error(numberNode, "values: '\(text)' in the 'nearest' table of '$\(name)' is not a number")
@@ -379,15 +391,31 @@ enum RuleSetLoader {
                         guard !nearest.contains(where: { $0.number == number }) else {
                             throw reader.error(numberNode, "values: \(text) appears twice in the 'nearest' table of '$\(name)'")
                         }
-                        nearest.append((number, try reader.string(numberCode, "a value's new code")))
+                        nearest.append((number, try code(numberCode, of: name)))
                     }
                     guard !nearest.isEmpty else { throw reader.error(codeNode, "values: the 'nearest' table of '$\(name)' is empty") }
                     continue
                 }
+                if let number = ValueTable.number(value) {
+                    guard !numbers.contains(where: { $0.number == number }) else {
+                        throw reader.error(valueNode, "values: the number \(value) appears twice in the table of '$\(name)'")
+                    }
+                    numbers.append((number, try code(codeNode, of: name)))
+                    continue
+                }
+                // A range of numbers (`..<0.8`, `1.5...`); `0..<count` is code, matched as written.
+                if value.contains("...") || value.contains("..<"), value.allSatisfy({ $0.isNumber || "._-<eE ".contains($0) }) {
+                    guard let range = NumberRange(value) else {
+                        throw reader.error(valueNode, "values: '\(value)' in the table of '$\(name)' is not a range of numbers (write 0.5..<1, 1...2, 2..., ..<0.5)")
+                    }
+                    guard !range.isEmpty else { throw reader.error(valueNode, "values: the range \(value) in the table of '$\(name)' holds no number") }
+                    ranges.append((range, try code(codeNode, of: name)))
+                    continue
+                }
                 guard exact[value] == nil else { throw reader.error(valueNode, "values: '\(value)' appears twice in the table of '$\(name)'") }
-                exact[value] = try reader.string(codeNode, "a value's new code")
+                exact[value] = try code(codeNode, of: name)
             }
-            tables[String(name)] = ValueTable(exact: exact, nearest: nearest)
+            tables[String(name)] = ValueTable(exact: exact, numbers: numbers, ranges: ranges, nearest: nearest)
         }
         return tables
     }

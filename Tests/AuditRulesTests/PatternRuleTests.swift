@@ -305,6 +305,74 @@ final class PatternRuleTests: XCTestCase {
         XCTAssertNil(ValueTable.number("0x10"))
     }
 
+    /// A value's code may use the match's other metavariables, written as their code: the rewrite
+    /// then keeps that code (it is not dropped, the fix stays safe); a number key matches any literal of
+    /// that number, and ranges (`..<0.8`, `0.8..<1.5`, `1.5...`) map numbers, the first that holds one.
+    func testAValueTableUsesOtherMetavariablesNumbersAndRanges() throws {
+        let ruleSet = try rules("""
+          - id: titled-spinner
+            kind: pattern
+            match: 'OldSpinner($TITLE, style: $STYLE)'
+            replace: 'LoadingSpinner($STYLE)'
+            values:
+              STYLE:
+                .inline: 'size: .small, label: $TITLE'
+                .banner: 'size: .large, label: $TITLE'
+                .bare: 'size: .medium'
+            fix: safe
+            message: Use LoadingSpinner.
+          - id: scaled
+            kind: pattern
+            match: 'OldSpinner().scaleEffect($K)'
+            replace: 'LoadingSpinner(size: $K)'
+            values:
+              K:
+                "1": .medium
+                ..<0.9: .small
+                0.9..<1.6: .medium
+                1.6...: .large
+            fix: safe
+            message: Use LoadingSpinner.
+
+        """)
+        XCTAssertEqual(try fixed("""
+            OldSpinner("Saving", style: .inline)
+            OldSpinner(title, style: .banner)
+            OldSpinner("Syncing", style: .bare)
+            OldSpinner().scaleEffect(1.0)
+            OldSpinner().scaleEffect(0.6)
+            OldSpinner().scaleEffect(1.5)
+            OldSpinner().scaleEffect(1.6)
+            OldSpinner().scaleEffect(2)
+            OldSpinner().scaleEffect(k)
+            """, ruleSet), """
+            LoadingSpinner(size: .small, label: "Saving")
+            LoadingSpinner(size: .large, label: title)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .small)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .large)
+            LoadingSpinner(size: .large)
+            OldSpinner().scaleEffect(k)
+            """)
+        let found = try findings("OldSpinner(\"Saving\", style: .inline)\nOldSpinner(\"Syncing\", style: .bare)", ruleSet)
+        XCTAssertEqual(found.map(\.fix), [.safe, .unsafe], "a value that does not use $TITLE drops it")
+        XCTAssertEqual(found.map(\.replacement), ["LoadingSpinner(size: .small, label: \"Saving\")", "LoadingSpinner(size: .medium)"])
+        XCTAssertEqual(found.last?.message, "Use LoadingSpinner. (the rewrite drops $TITLE (\"Syncing\"))")
+        XCTAssertEqual(NumberRange("0.8..<1.5")?.contains(1.5), false)
+        XCTAssertEqual(NumberRange("0.5...1")?.contains(1), true)
+        XCTAssertEqual(ValueTable.substitute("a: $A, b: $$$B, c: $0, d: $lower", { $0 == "A" ? "x" : $0 == "B" ? "y, z" : nil }), "a: x, b: y, z, c: $0, d: $lower")
+
+        let head = "version: 1\nrules:\n  - id: a\n    kind: pattern\n    match: f($X, $Y)\n    replace: g($X)\n    fix: safe\n    message: m\n    values:\n      X:\n"
+        assertLocatedErrors([
+            (head + "        a: 'h($Z)'\n", 11, "uses $Z, which the match does not bind"),
+            (head + "        2..<1: b\n", 11, "the range 2..<1 in the table of '$X' holds no number"),
+            (head + "        1..<: b\n", 11, "is not a range of numbers"),
+            (head + "        20: a\n        20.0: b\n", 12, "the number 20.0 appears twice"),
+        ])
+    }
+
     /// A replacement that leaves out a metavariable's code drops it: the fix is unsafe, saying what
     /// goes, unless the rule declares it droppable; an empty `$$$` drops nothing.
     func testDroppingCodeMakesTheFixUnsafeUnlessDeclaredDroppable() throws {
