@@ -51,10 +51,27 @@ public enum RuleExampleChecks {
     public static func run(_ ruleSet: RuleSet) throws -> Outcome {
         var outcome = Outcome()
         let parser = try Parser()
-        for rule in ruleSet.rules where !rule.examples.isEmpty {
+        for rule in ruleSet.rules where !rule.examples.isEmpty || rule.size?.context.contains(where: { !$0.examples.isEmpty }) == true {
             outcome.rulesWithExamples += 1
             let engine = RuleEngine(ruleSet: try ruleSet.selecting([rule.id]))
             let check = Checker(rule: rule, engine: engine, parser: parser)
+            // A size context's examples: where it decides the size of the rule's findings, and what
+            // the fix then writes.
+            for (place, context) in (rule.size?.context ?? []).enumerated() where !context.examples.isEmpty {
+                let name = "size context \(place + 1) (\(context.size)\(context.why.isEmpty ? "" : ", \(context.why)"))"
+                for (index, example) in context.examples.matching.enumerated() {
+                    outcome.checks += 1
+                    outcome.failures += check.decidedBy(place, example, name: "\(name): match \(index + 1)", origin: context.origin)
+                }
+                for (index, example) in context.examples.notMatching.enumerated() {
+                    outcome.checks += 1
+                    outcome.failures += check.decidedBy(place, example, name: "\(name): no-match \(index + 1)", origin: context.origin)
+                }
+                for (index, pair) in context.examples.fixes.enumerated() {
+                    outcome.checks += 2
+                    outcome.failures += check.fix(pair.before, expected: pair.after, name: "\(name): fix \(index + 1)")
+                }
+            }
             for (index, example) in rule.examples.matching.enumerated() {
                 outcome.checks += 4
                 outcome.failures += check.matching(example, name: "match \(index + 1)")
@@ -164,6 +181,21 @@ public enum RuleExampleChecks {
                 failures.append(failure(name + ", in a string literal", "a finding in a string, at line \(first.start.line)", actual: quoted))
             }
             return failures
+        }
+
+        /// The findings whose size the rule's size context `place` decides must start at the markers
+        /// (none for an example without one).
+        func decidedBy(_ place: Int, _ example: String, name: String, origin: String) -> [Failure] {
+            let (code, expected) = Self.unmarked(example)
+            guard let tree = try? parser.parse(SourceText(bytes: Array(code.utf8))) else { return [failure(name, "the example does not parse")] }
+            let analysis = engine.analyze(tree: tree, file: "Example.swift")
+            let reported = Set(engine.resolve(analysis, in: ProjectContext([analysis])).filter { $0.ruleId == rule.id }.map(\.start.byteOffset))
+            let decided = analysis.candidates.filter { $0.finding.ruleId == rule.id && $0.sizeContext == place && reported.contains($0.finding.start.byteOffset) }
+                .map(\.finding.start.byteOffset).sorted()
+            guard decided != expected else { return [] }
+            return [Failure(ruleId: rule.id, origin: origin.isEmpty ? rule.origin : origin, example: name,
+                            problem: expected.isEmpty ? "the size context decides a finding's size here" : "the size context does not decide the sizes where the markers are",
+                            expected: example, actual: Self.marked(code, at: decided))]
         }
 
         func notMatching(_ example: String, name: String) -> [Failure] {

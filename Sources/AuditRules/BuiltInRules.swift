@@ -26,12 +26,11 @@ keep:
   - name: EmptyStateView
     reason: Empty state, not loading
 
-# LoadingSpinner sizes, used to map a numeric size (points) or a SwiftUI size modifier to {size}.
+# LoadingSpinner sizes (the spec's "Sizes" table: diameters), used to map a numeric size (points), a
+# scale or a SwiftUI control size to {size}.
 sizes:
   points: {small: 16, medium: 24, large: 40}
   control-size: {mini: small, small: small, regular: medium, large: large, extraLarge: large}
-  scale-below-one: small
-  scale-otherwise: medium
 
 rules:
   - id: themed-spinner
@@ -142,14 +141,61 @@ rules:
     fix: safe
     label:
       arguments: [_, label]
-      closures: true
+      closures: [Text]                      # ProgressView { Text("Loading games...") }
+      # An unlabelled argument made by one of these is text (a label), not a Progress:
+      text-calls: [NSLocalizedString, LocalizedStringKey, LocalizedStringResource, 'String(localized:)']
+      text-prefixes: [L10n., Strings., R.string.]
     size:
-      modifiers: true
+      # What the call says wins: .controlSize(.small), or .scaleEffect(k), the size whose diameter
+      # is nearest to 20 pt (a ProgressView's own) times k.
+      control-size-modifier: controlSize
+      scale-modifier: scaleEffect
+      scale-points: 20
+      # Else where it is (the spec: small is "inline with text, buttons"), else the default:
+      # "medium: default, standalone".
+      context:
+        - size: small
+          why: in a button's label, inline
+          inside: {pattern: Button, stop-by: end}
+          examples:
+            match:
+              - 'Button { signIn() } label: { HStack { ↓ProgressView(); Text("Sign in") } }'
+              - 'Button(action: save) { if isSaving { ↓ProgressView() } else { Text("Save") } }'
+            no-match:
+              - 'Button("Export") { export() }.sheet(isPresented: $exporting) { ProgressView() }'
+            fix:
+              - before: 'Button(action: retry) { ProgressView() }'
+                after: 'Button(action: retry) { LoadingSpinner(size: .small) }'
+        - size: small
+          why: in a toolbar, inline
+          inside: {pattern: [ToolbarItem, ToolbarItemGroup, toolbar], stop-by: end}
+          examples:
+            match:
+              - '.toolbar { ToolbarItem(placement: .topBarTrailing) { if isRefreshing { ↓ProgressView() } } }'
+            no-match:
+              - 'List { ProgressView() }.toolbar { EditButton() }'
+        - size: small
+          why: inline with text
+          inside:
+            pattern: [HStack, Label]              # the nearest closure around the spinner is the stack's ...
+            has: [Text, TextField, SecureField, Label]   # ... and a text or a field stands beside it
+          examples:
+            match:
+              - 'HStack { ↓ProgressView(); Text("Verifying code") }'
+              - 'Label { Text("Syncing") } icon: { ↓ProgressView() }'
+            no-match:
+              - 'HStack { Spacer(); ProgressView(); Spacer() }'
+            fix:
+              - before: 'HStack(spacing: 8) { TextField("Code", text: $code); if checking { ProgressView() } }'
+                after: 'HStack(spacing: 8) { TextField("Code", text: $code); if checking { LoadingSpinner(size: .small) } }'
       default: medium
     absorb-modifiers: [scaleEffect, controlSize, progressViewStyle, tint]
     determinate:
       arguments: [value, timerInterval]
-      progress-like-argument: true
+      progress-like-argument: &progress-like   # ProgressView(task.progress) is real progress
+        calls: [Progress]
+        names-containing: [progress]
+        except-endings: [label, title, text, message, string, caption]   # progressLabel is text
     style:
       modifier: progressViewStyle
       spinner-styles: [circular, automatic, CircularProgressViewStyle, DefaultProgressViewStyle]
@@ -166,6 +212,10 @@ rules:
           after: 'LoadingSpinner(size: .small, label: "Loading games...")'
         - before: 'ProgressView()'
           after: 'LoadingSpinner(size: .medium)'
+        - before: 'ProgressView().scaleEffect(2)'
+          after: 'LoadingSpinner(size: .large)'
+        - before: 'Button(action: retry) { ProgressView().controlSize(.large) }'
+          after: 'Button(action: retry) { LoadingSpinner(size: .large) }'
 
   - id: uikit-activity-indicator
     component: UIActivityIndicatorView
@@ -256,6 +306,8 @@ rules:
     label-arguments: [label, _]
     allowed-labels: [Planning trip, Exporting PDF, Syncing data, Loading]
     label-pattern: '^Loading [^.!?…]+(\.\.\.|…)$'
+    mismatch-reason: 'does not read "Loading [noun]..." nor is it one of the context labels'
+    label-closures: [Text]                  # ProgressView { Text("...") }: the Text's string is the label
     examples:
       match:
         - 'LoadingSpinner(size: .small, label: ↓"Hang tight!")'
@@ -264,7 +316,7 @@ rules:
         - 'LoadingSheet(label: "Exporting PDF")'
     determinate:
       arguments: [value, timerInterval]
-      progress-like-argument: true
+      progress-like-argument: *progress-like
 """#
     static let swiftuiDeprecations = #"""
 # SwiftUI's own deprecations that most iOS apps still carry, written as pattern rules only: no Swift

@@ -76,6 +76,7 @@ public struct Candidate: Sendable, Codable {
         var lowered = Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
         lowered.ruleModule = ruleModule
         lowered.replacementModules = replacementModules
+        lowered.sizeContext = sizeContext
         return lowered
     }
 
@@ -111,6 +112,9 @@ public struct Candidate: Sendable, Codable {
     /// needs imported (`replacement-module:`).
     var ruleModule: String? = nil
     var replacementModules: [String] = []
+    /// Which of the rule's size contexts decided the size (an index into `size.context`), for the
+    /// contexts' examples.
+    public internal(set) var sizeContext: Int? = nil
 
     /// An unqualified use of a name of `module`: whose it is depends on what the file sees.
     public struct ModuleCheck: Sendable, Codable {

@@ -3,40 +3,142 @@ import Foundation
 import SwiftGrammar
 import Yams
 
-/// Where a rule's `{size}` comes from: a numeric argument mapped to the nearest point size, and/or size
-/// modifiers chained on the call.
-public struct SizeSource: Equatable, Sendable {
+/// Where a rule's `{size}` comes from: a numeric argument mapped to the nearest point size, the size
+/// modifiers chained on the call, the place of the call, or a default.
+public struct SizeSource: Sendable {
     public var argument: String?
-    public var modifiers: Bool
+    /// The modifier whose one argument names a control size (`controlSize`): `sizes.control-size` maps it.
+    public var controlSizeModifier: String?
+    /// The modifier that scales the view by one factor (`scaleEffect`): the size nearest to
+    /// `scalePoints` × the factor.
+    public var scaleModifier: String?
+    /// The diameter the factor multiplies: the original view's own (a ProgressView is 20 pt).
+    public var scalePoints: Double?
     public var defaultSize: String
     /// Sizes the place of the call decides when nothing in the call does (the spec: small "inline with
     /// text, buttons"), first match wins.
     public var context: [SizeByContext] = []
+
+    public init(argument: String? = nil, controlSizeModifier: String? = nil, scaleModifier: String? = nil, scalePoints: Double? = nil,
+                defaultSize: String, context: [SizeByContext] = []) {
+        self.argument = argument
+        self.controlSizeModifier = controlSizeModifier
+        self.scaleModifier = scaleModifier
+        self.scalePoints = scalePoints
+        self.defaultSize = defaultSize
+        self.context = context
+    }
+
+    /// The size modifiers' roles, by the modifier's name.
+    var modifierRoles: [String: SizeModifierRole] {
+        var roles: [String: SizeModifierRole] = [:]
+        if let controlSizeModifier { roles[controlSizeModifier] = .controlSize }
+        if let scaleModifier { roles[scaleModifier] = .scale }
+        return roles
+    }
 }
 
-/// A size for a call in a given place: the label of a call of `labelOf` (`Button`), or beside a call
-/// of `beside` (`Text`) in the closure of a call of `within` (`HStack`). `why` goes into the message.
-public struct SizeByContext: Equatable, Sendable {
-    public var labelOf: Set<String> = []
-    public var beside: Set<String> = []
-    public var within: Set<String> = []
+enum SizeModifierRole {
+    case controlSize
+    case scale
+}
+
+/// A size for a call in a given place: where its relations hold (`inside: {pattern: Button, stop-by:
+/// end}`: a button's label). `why` goes into the message; the examples are run by `rules test`.
+public struct SizeByContext: Sendable {
+    public var relations: [SwiftRelation]
     public var size: String
     public var why: String
+    public var examples = RuleExamples()
+    /// Where the context was defined: `file:line`.
+    public var origin: String = ""
+
+    public init(relations: [SwiftRelation], size: String, why: String) {
+        self.relations = relations
+        self.size = size
+        self.why = why
+    }
+
+    /// The context in words: `small (in a button's label): inside Button (any ancestor)`.
+    public var description: String {
+        "\(size)\(why.isEmpty ? "" : " (\(why))"): " + relations.map(\.description).joined(separator: "; ")
+    }
 }
 
 /// Where a rule's `{label}` comes from: labelled arguments (`_` is the first unlabelled one), a label
-/// closure holding one `Text(...)`, or a default.
+/// closure holding one call of `closureViews` (`Text("...")`), or a default.
 public struct LabelSource: Equatable, Sendable {
     public var arguments: [String]
-    public var closures: Bool
+    /// The views whose one unlabelled argument is the label, when one of them is all a label closure holds.
+    public var closureViews: Set<String>
     public var defaultLabel: String?
+    /// Calls that make text (`NSLocalizedString`, or `String` with a `localized:` argument): an
+    /// unlabelled argument made by one is a label, not a `Progress`.
+    public var textCalls: [TextCall] = []
+    /// Beginnings of names that hold text (`L10n.`): likewise.
+    public var textPrefixes: [String] = []
+
+    public init(arguments: [String], closureViews: Set<String>, defaultLabel: String?, textCalls: [TextCall] = [], textPrefixes: [String] = []) {
+        self.arguments = arguments
+        self.closureViews = closureViews
+        self.defaultLabel = defaultLabel
+        self.textCalls = textCalls
+        self.textPrefixes = textPrefixes
+    }
+}
+
+/// A call that makes text: `NSLocalizedString`, or `String(localized:)` (a name, and a labelled
+/// argument the call must have).
+public struct TextCall: Equatable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var argument: String?
+
+    /// `Name` or `Name(label:)`; nil for other text.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let open = trimmed.firstIndex(of: "(") {
+            guard trimmed.hasSuffix(":)") else { return nil }
+            name = String(trimmed[..<open])
+            argument = String(trimmed[trimmed.index(after: open)..<trimmed.index(trimmed.endIndex, offsetBy: -2)])
+            guard let argument, RuleSetLoader.isTypeName(argument) else { return nil }
+        } else {
+            name = trimmed
+            argument = nil
+        }
+        guard RuleSetLoader.isTypeName(name) else { return nil }
+    }
+
+    public var description: String { argument.map { "\(name)(\($0):)" } ?? name }
 }
 
 /// Call forms that show real progress rather than a spinner, and so are not the deprecated thing.
 public struct DeterminateForms: Equatable, Sendable {
     public var arguments: Set<String>
-    /// One unlabelled argument that reads like a `Progress` (`task.progress`, `Progress(...)`).
-    public var progressLikeArgument: Bool
+    /// One unlabelled argument that reads like a `Progress` (`task.progress`, `Progress(...)`); nil:
+    /// no such argument is taken for progress.
+    public var progressLike: ProgressLike?
+
+    public init(arguments: Set<String>, progressLike: ProgressLike? = nil) {
+        self.arguments = arguments
+        self.progressLike = progressLike
+    }
+}
+
+/// What reads like a `Progress` value: a call of one of `calls` (`Progress(totalUnitCount: 5)`), or a
+/// name (its last part) holding one of `namesContaining` (`task.progress`, `uploadProgress`), case
+/// aside, unless it ends with one of `exceptEndings` (`progressLabel` is text).
+public struct ProgressLike: Equatable, Sendable {
+    public var calls: Set<String>
+    public var namesContaining: [String]
+    public var exceptEndings: [String]
+
+    public init(calls: Set<String>, namesContaining: [String], exceptEndings: [String]) {
+        self.calls = calls
+        self.namesContaining = namesContaining.map { $0.lowercased() }
+        self.exceptEndings = exceptEndings.map { $0.lowercased() }
+    }
+
+    public var key: String { "\(calls.sorted())/\(namesContaining)/\(exceptEndings)" }
 }
 
 /// A style modifier whose value decides whether the call still is a plain spinner.
@@ -58,8 +160,6 @@ public struct SpinnerSizes: Equatable, Sendable {
     /// Named sizes in ascending order of points.
     public var points: [(name: String, points: Double)]
     public var controlSize: [String: String]
-    public var scaleBelowOne: String
-    public var scaleOtherwise: String
 
     public var names: Set<String> { Set(points.map(\.name)) }
 
@@ -70,8 +170,7 @@ public struct SpinnerSizes: Equatable, Sendable {
 
     public static func == (lhs: SpinnerSizes, rhs: SpinnerSizes) -> Bool {
         lhs.points.map(\.name) == rhs.points.map(\.name) && lhs.points.map(\.points) == rhs.points.map(\.points)
-            && lhs.controlSize == rhs.controlSize && lhs.scaleBelowOne == rhs.scaleBelowOne
-            && lhs.scaleOtherwise == rhs.scaleOtherwise
+            && lhs.controlSize == rhs.controlSize
     }
 }
 
@@ -251,6 +350,10 @@ public struct LabelStyle: @unchecked Sendable {
     public var labelArguments: [String]
     public var allowedLabels: Set<String>
     public var pattern: NSRegularExpression?
+    /// The views whose one string is the label when a label closure holds one (`Text`).
+    public var labelClosures: Set<String> = []
+    /// What a label that fails says, after the label: `does not read "Loading [noun]..."`.
+    public var mismatchReason: String? = nil
 }
 
 /// A validated rule, ready for the engine.
@@ -476,8 +579,7 @@ public struct RuleSet: Sendable {
     }
 
     private static func contextKey(_ context: [SizeByContext]) -> String {
-        context.map { [$0.labelOf.sorted().joined(separator: "+"), $0.beside.sorted().joined(separator: "+"), $0.within.sorted().joined(separator: "+"), $0.size, $0.why].joined(separator: "/") }
-            .joined(separator: ";")
+        context.map { ($0.relations.map(\.key) + [$0.size, $0.why]).joined(separator: "/") }.joined(separator: ";")
     }
 
     private static func valuesKey(_ values: [String: ValueTable]) -> String {
@@ -501,13 +603,14 @@ public struct RuleSet: Sendable {
     private static func key(of rule: Rule, withWording: Bool) -> String {
         [
             rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", withWording ? rule.severity.rawValue : "", withWording ? rule.message : "", rule.fix.rawValue,
-            rule.replacement?.source ?? "", "\(rule.size.map { "\($0.argument ?? ""),\($0.modifiers),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
-            "\(rule.label.map { "\($0.arguments),\($0.closures),\($0.defaultLabel ?? "")" } ?? "")",
+            rule.replacement?.source ?? "",
+            "\(rule.size.map { "\($0.argument ?? ""),\($0.controlSizeModifier ?? ""),\($0.scaleModifier ?? ""),\($0.scalePoints ?? 0),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
+            "\(rule.label.map { "\($0.arguments),\($0.closureViews.sorted()),\($0.defaultLabel ?? ""),\($0.textCalls.map(\.description)),\($0.textPrefixes)" } ?? "")",
             rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
-            rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLikeArgument)" } ?? "",
+            rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLike?.key ?? "")" } ?? "",
             rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
             rule.rotation?.cacheKey ?? "",
-            rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? "")" } ?? "",
+            rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? ""),\($0.labelClosures.sorted()),\($0.mismatchReason ?? "")" } ?? "",
             rule.pattern?.text ?? "", rule.rewrite?.text ?? "", rule.relations.map(\.key).joined(separator: ";"),
             Self.valuesKey(rule.values), rule.replacementModules.joined(separator: ","),
         ].joined(separator: "\u{1F}")
@@ -522,7 +625,7 @@ public struct RuleSet: Sendable {
         }
         parts.append(protectedNames.sorted().joined(separator: ","))
         if let sizes {
-            parts.append("\(sizes.points.map { "\($0.name)=\($0.points)" }),\(sizes.controlSize.sorted { $0.key < $1.key }),\(sizes.scaleBelowOne),\(sizes.scaleOtherwise)")
+            parts.append("\(sizes.points.map { "\($0.name)=\($0.points)" }),\(sizes.controlSize.sorted { $0.key < $1.key })")
         }
         parts.append(knownRuleIds.sorted().joined(separator: ","))
         parts.append(unusedSuppressionSeverity?.rawValue ?? "off")

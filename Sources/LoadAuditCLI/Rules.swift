@@ -157,6 +157,7 @@ struct RulesExplain: ParsableCommand {
             text += "\nfinds:    \(pattern.text)\n" + Self.relations(rule) + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if !rule.component.isEmpty {
             text += "\nfinds:    \(rule.component)\n" + Self.relations(rule) + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+            if let size = rule.size { text += Self.sizes(size) }
         } else if let names = rule.rotation {
             text += "\n" + Self.rotationDefinition + "\n" + Self.rotationNames(names)
         }
@@ -167,6 +168,35 @@ struct RulesExplain: ParsableCommand {
             text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
         }
         CurrentTerminal.terminal.write(text)
+    }
+
+    /// Where a component rule's `{size}` comes from, in order, with each size context's examples.
+    static func sizes(_ size: SizeSource) -> String {
+        var lines: [String] = []
+        if let argument = size.argument { lines.append("the argument \(argument): (points), the nearest size") }
+        if let modifier = size.controlSizeModifier { lines.append(".\(modifier)(...) on the call: the size its control size maps to") }
+        if let modifier = size.scaleModifier, let points = size.scalePoints {
+            lines.append(".\(modifier)(k) on the call: the size nearest to \(points.formatted()) pt × k")
+        }
+        for place in size.context {
+            lines.append("\(place.size)\(place.why.isEmpty ? "" : " (\(place.why))") where " + place.relations.map(\.description).joined(separator: " and "))
+        }
+        lines.append("else \(size.defaultSize)")
+        var text = "size:     " + lines.joined(separator: "\n          ") + "\n"
+        for (index, place) in size.context.enumerated() where !place.examples.isEmpty {
+            let title = "size \(place.size)\(place.why.isEmpty ? "" : ", \(place.why)")"
+            for (number, example) in place.examples.matching.enumerated() {
+                text += "\n" + RulesTest.indented("\(title) (context \(index + 1), \(number + 1))", example.trimmingCharacters(in: .newlines))
+            }
+            for (number, example) in place.examples.notMatching.enumerated() {
+                text += "\n" + RulesTest.indented("not \(title) (context \(index + 1), \(number + 1))", example.trimmingCharacters(in: .newlines))
+            }
+            for (number, pair) in place.examples.fixes.enumerated() {
+                text += "\n" + RulesTest.indented("before (context \(index + 1), \(number + 1))", pair.before.trimmingCharacters(in: .newlines))
+                text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
+            }
+        }
+        return text
     }
 
     /// A rule's relations, one per line: `where:    inside List or ScrollView`.

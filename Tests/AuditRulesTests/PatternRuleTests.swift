@@ -422,7 +422,8 @@ final class PatternRuleTests: XCTestCase {
 }
 
 /// The spec's size table as data: small "inline with text, buttons". A component rule's `size`
-/// may name places that decide the size when nothing in the call does.
+/// may name places that decide the size when nothing in the call does (here in the older spelling,
+/// `label-of` and `beside`/`within`, which still loads as the relations it stands for).
 final class SizeByContextTests: XCTestCase {
     private let rules = """
     version: 1
@@ -438,7 +439,7 @@ final class SizeByContextTests: XCTestCase {
         absorb-modifiers: [controlSize]
         size:
           argument: size
-          modifiers: true
+          control-size-modifier: controlSize
           default: medium
           context:
             - label-of: [Button]
@@ -489,5 +490,35 @@ final class SizeByContextTests: XCTestCase {
         XCTAssertThrowsError(try RuleSet.load(text: bad, file: "team.yml")) { error in
             XCTAssertTrue("\(error)".contains("'beside' needs 'within'"), "\(error)")
         }
+    }
+
+    /// The facts the loading table used to keep in Swift are the file's: the forms that named them
+    /// implicitly are errors that say what to write instead; a size context needs a relation and a
+    /// size of the table; a scale modifier needs the diameter it multiplies.
+    func testTheOlderImplicitFormsAndBadContextsGiveLocatedErrors() {
+        let head = """
+        version: 1
+        sizes:
+          points: {small: 16, medium: 24}
+        rules:
+          - id: a
+            component: Spinner
+            message: m
+            replacement: "LoadingSpinner(size: .{size}[, label: {label}])"
+            fix: safe
+
+        """
+        assertLocatedErrors([
+            (head + "    size: {default: medium, modifiers: true}\n", 10, "'modifiers' is no longer read: name the size modifiers"),
+            (head + "    size: {default: medium, scale-modifier: scaleEffect}\n", 10, "scale-modifier needs 'scale-points'"),
+            (head + "    size: {default: medium, scale-modifier: scaleEffect, scale-points: 0}\n", 10, "scale-points must be more than 0"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: small, why: x}\n", 13, "a size context says where it applies"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: tiny, inside: Button}\n", 13, "size 'tiny' is not one of the sizes: small, medium"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: small, inside: 'Button('}\n", 13, "inside: the pattern 'Button(' does not parse"),
+            (head + "    size: {default: medium}\n    label: {closures: true}\n", 11, "label closures: true is no longer read"),
+            (head + "    size: {default: medium}\n    label: {text-calls: ['String(localized)']}\n", 11, "'String(localized)' is not a call's name"),
+            (head + "    size: {default: medium}\n    label: {arguments: [_]}\n    determinate: {progress-like-argument: true}\n", 12, "progress-like-argument: true is no longer read"),
+            (head + "    size: {default: medium}\n    label: {arguments: [_]}\n    determinate: {progress-like-argument: {except-endings: [label]}}\n", 12, "needs 'calls' or 'names-containing'"),
+        ])
     }
 }
