@@ -474,15 +474,16 @@ public struct RuleSet: Sendable {
     /// The built-in loading migration rules (the same text as rules/loading-migration.yml).
     public static func builtIn() -> RuleSet { loadedBuiltIn }
 
-    /// The built-in rules files, by the name `--rules` takes: the loading migration (the default) and
-    /// SwiftUI's own deprecations.
-    public static let builtInNames = ["loading-migration", "swiftui-deprecations"]
+    /// The built-in rules files, by the name `--rules` takes: the loading migration (the default),
+    /// SwiftUI's own deprecations, and the skeleton-first loading philosophy.
+    public static let builtInNames = ["loading-migration", "swiftui-deprecations", "skeleton-first"]
 
     /// A built-in rules file by name (see `builtInNames`), nil for another name.
     public static func builtIn(named name: String) throws -> RuleSet? {
         switch name {
         case "loading-migration": return builtIn()
         case "swiftui-deprecations": return try RuleSetLoader.load(text: BuiltInRules.swiftuiDeprecations, file: "rules/swiftui-deprecations.yml")
+        case "skeleton-first": return try RuleSetLoader.load(text: BuiltInRules.skeletonFirst, file: "rules/skeleton-first.yml")
         default: return nil
         }
     }

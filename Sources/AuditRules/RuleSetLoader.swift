@@ -16,7 +16,7 @@ enum RuleSetLoader {
     ]
 
     /// The keys of a relation (`inside: {pattern: HStack, stop-by: closure, has: Text}`).
-    static let relationKeys: Set<String> = Set(["pattern", "stop-by"] + SwiftRelation.Kind.allCases.map(\.rawValue))
+    static let relationKeys: Set<String> = Set(["pattern", "kind", "stop-by"] + SwiftRelation.Kind.allCases.map(\.rawValue))
 
     static func load(text: String, file: String) throws -> RuleSet {
         let reader = YAMLReader(file: file)
@@ -181,37 +181,62 @@ enum RuleSetLoader {
         }
     }
 
-    /// One relation: a pattern, a list of patterns (any of), or a mapping with `pattern`, `stop-by`
-    /// (`closure`, the default, or `end`) and relations of the related node.
+    /// One relation: a pattern, a mapping with `pattern` and/or `kind`, `stop-by` (`closure`, the
+    /// default, or `end`) and relations of the related node; or a list of these, any of which will do
+    /// (the patterns written alone in a list are one branch).
     static func readRelation(_ kind: SwiftRelation.Kind, _ node: Node, _ reader: YAMLReader) throws -> SwiftRelation {
         let what = kind.rawValue
-        var patternsNode = node
-        var reach = SwiftRelation.Reach.closure
-        var nested: [SwiftRelation] = []
-        if node.mapping != nil {
-            let parts = try reader.mapping(node, what, allowed: relationKeys)
-            guard let patterns = parts["pattern"] else {
-                throw reader.error(node, "\(what) needs 'pattern': the code (or a list of code, any of) it looks for")
-            }
-            patternsNode = patterns
-            reach = try parts["stop-by"].map { try reader.enumValue($0, "\(what) stop-by", as: SwiftRelation.Reach.self) } ?? .closure
-            nested = try readRelations(parts, reader)
-        }
-        let entries: [Node] = patternsNode.scalar != nil ? [patternsNode] : try reader.list(patternsNode, "\(what) pattern")
-        guard !entries.isEmpty else { throw reader.error(patternsNode, "\(what) names no pattern") }
-        var targets: [SwiftPattern] = []
+        var branches: [SwiftRelation.Branch] = []
+        var lone: [SwiftRelation.Target] = []
+        let entries: [Node] = node.sequence.map(Array.init) ?? [node]
+        guard !entries.isEmpty else { throw reader.error(node, "\(what) names no pattern") }
         for entry in entries {
-            let text = try reader.nonEmptyString(entry, "a pattern of \(what)")
-            let pattern: SwiftPattern
-            do { pattern = try SwiftPattern(text) } catch let problem as SwiftPattern.Problem {
-                throw reader.error(entry, "\(what): the pattern '\(text)' \(problem)")
+            if entry.mapping != nil {
+                branches.append(try readBranch(what, entry, reader))
+            } else if let items = entry.sequence, node.sequence != nil {
+                // A list in the list: more patterns of the plain branch.
+                lone += try items.map { SwiftRelation.Target(try readRelationPattern(what, $0, reader)) }
+            } else {
+                lone.append(SwiftRelation.Target(try readRelationPattern(what, entry, reader)))
             }
-            guard !pattern.names.isEmpty else {
-                throw reader.error(entry, "\(what): the pattern '\(text)' must name something concrete, not only metavariables")
-            }
-            targets.append(pattern)
         }
-        return SwiftRelation(kind: kind, targets: targets, reach: reach, nested: nested)
+        if !lone.isEmpty { branches.insert(SwiftRelation.Branch(targets: lone), at: 0) }
+        return SwiftRelation(kind: kind, branches: branches)
+    }
+
+    private static func readBranch(_ what: String, _ node: Node, _ reader: YAMLReader) throws -> SwiftRelation.Branch {
+        let parts = try reader.mapping(node, what, allowed: relationKeys)
+        guard parts["pattern"] != nil || parts["kind"] != nil else {
+            throw reader.error(node, "\(what) needs 'pattern' (the code, or a list of code, any of, it looks for) or 'kind' (node kinds, as `loadaudit syntax` prints them)")
+        }
+        var targets: [SwiftRelation.Target] = []
+        if let patterns = parts["pattern"] {
+            let entries: [Node] = patterns.scalar != nil ? [patterns] : try reader.list(patterns, "\(what) pattern")
+            guard !entries.isEmpty else { throw reader.error(patterns, "\(what) names no pattern") }
+            targets += try entries.map { SwiftRelation.Target(try readRelationPattern(what, $0, reader)) }
+        }
+        if let kinds = parts["kind"] {
+            for name in try reader.stringList(kinds, "\(what) kind") {
+                guard SwiftScopes.isNodeKind(name) else {
+                    throw reader.error(kinds, "\(what) kind: '\(name)' is not a node kind of the Swift grammar (`loadaudit syntax FILE` prints them)")
+                }
+                targets.append(SwiftRelation.Target(kind: name))
+            }
+        }
+        let reach = try parts["stop-by"].map { try reader.enumValue($0, "\(what) stop-by", as: SwiftRelation.Reach.self) } ?? .closure
+        return SwiftRelation.Branch(targets: targets, reach: reach, nested: try readRelations(parts, reader))
+    }
+
+    private static func readRelationPattern(_ what: String, _ entry: Node, _ reader: YAMLReader) throws -> SwiftPattern {
+        let text = try reader.nonEmptyString(entry, "a pattern of \(what)")
+        let pattern: SwiftPattern
+        do { pattern = try SwiftPattern(text) } catch let problem as SwiftPattern.Problem {
+            throw reader.error(entry, "\(what): the pattern '\(text)' \(problem)")
+        }
+        guard !pattern.names.isEmpty else {
+            throw reader.error(entry, "\(what): the pattern '\(text)' must name something concrete, not only metavariables")
+        }
+        return pattern
     }
 
     /// `module:` one Swift module name.

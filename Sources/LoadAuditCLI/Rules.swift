@@ -12,8 +12,9 @@ struct Rules: ParsableCommand {
         abstract: "List, test or explain the rules.",
         discussion: helpProse("""
         Without a subcommand, lists the rules (as `rules list`). The rules file format is documented in
-        rules/README.md; the built-in files are loading-migration (the default) and swiftui-deprecations
-        (`--rules swiftui-deprecations`).
+        rules/README.md; the built-in files are loading-migration (the default), swiftui-deprecations
+        (`--rules swiftui-deprecations`) and skeleton-first (`--rules skeleton-first`: spinners that stand
+        in for content, which a skeleton should replace).
 
         EXAMPLES
           loadaudit rules

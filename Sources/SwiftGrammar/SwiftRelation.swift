@@ -19,7 +19,8 @@ import TreeSitter
 /// closures and nowhere deeper.
 ///
 /// A relation may hold more relations, on the node it relates to: `inside: {pattern: HStack, has: Text}`
-/// is "inside an HStack that holds a Text". Metavariables of a relation's patterns are its own: they
+/// is "inside an HStack that holds a Text"; and it may have several branches, any of which will do
+/// (`inside: [List, {pattern: Section, inside: List}]`). Metavariables of a relation's patterns are its own: they
 /// are not shared with the rule's match or with other relations.
 public struct SwiftRelation: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
@@ -39,63 +40,91 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
         case end
     }
 
-    /// What a relation looks for: a pattern, or a lone name standing for a call of it.
+    /// What a relation looks for: a pattern, a lone name standing for a call of it, or a node kind of
+    /// the grammar (`if_statement`, as `loadaudit syntax` prints them).
     public struct Target: Sendable, CustomStringConvertible {
-        public let pattern: SwiftPattern
+        public let pattern: SwiftPattern?
         /// The called name, for a lone name.
         public let callName: String?
+        /// A node kind of the grammar.
+        public let nodeKind: String?
 
         public init(_ pattern: SwiftPattern) {
             self.pattern = pattern
             callName = pattern.isLoneName ? pattern.names.first : nil
+            nodeKind = nil
         }
 
-        public var description: String { pattern.text }
+        public init(kind: String) {
+            pattern = nil
+            callName = nil
+            nodeKind = kind
+        }
+
+        public var description: String { pattern?.text ?? nodeKind ?? "" }
+        var key: String { pattern.map { "p:" + $0.text } ?? "k:" + (nodeKind ?? "") }
+    }
+
+    /// One way the relation can hold: any of its targets, found within its reach, for which all its
+    /// nested relations hold.
+    public struct Branch: Sendable, CustomStringConvertible {
+        public let targets: [Target]
+        public let reach: Reach
+        /// Conditions on the related node, all of which must hold.
+        public let nested: [SwiftRelation]
+
+        public init(targets: [Target], reach: Reach = .closure, nested: [SwiftRelation] = []) {
+            self.targets = targets
+            self.reach = reach
+            self.nested = nested
+        }
+
+        var key: String { "[\(targets.map(\.key).joined(separator: "\u{1D}"))]\(reach.rawValue)(\(nested.map(\.key).joined(separator: ",")))" }
+
+        public var description: String { description(looksUp: true) }
+
+        func description(looksUp: Bool) -> String {
+            let names = targets.map(\.description)
+            let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+            let how = reach == .closure ? "" : looksUp ? " (any ancestor)" : " (at any depth)"
+            let more = nested.isEmpty ? "" : " that " + nested.map(\.nestedDescription).joined(separator: " and ")
+            return list + how + more
+        }
     }
 
     public let kind: Kind
     /// Any of these.
-    public let targets: [Target]
-    public let reach: Reach
-    /// Conditions on the related node, all of which must hold.
-    public let nested: [SwiftRelation]
+    public let branches: [Branch]
 
-    public init(kind: Kind, targets: [SwiftPattern], reach: Reach = .closure, nested: [SwiftRelation] = []) {
+    public init(kind: Kind, branches: [Branch]) {
         self.kind = kind
-        self.targets = targets.map(Target.init)
-        self.reach = reach
-        self.nested = nested
+        self.branches = branches
     }
 
-    /// How many conditions this is, its nested ones included: how specific a rule is.
-    public var conditionCount: Int { 1 + nested.reduce(0) { $0 + $1.conditionCount } }
+    /// One branch: any of `targets`.
+    public init(kind: Kind, targets: [SwiftPattern], reach: Reach = .closure, nested: [SwiftRelation] = []) {
+        self.init(kind: kind, branches: [Branch(targets: targets.map(Target.init), reach: reach, nested: nested)])
+    }
+
+    /// How many conditions this is, its nested ones included (the branch with the most): how specific
+    /// a rule is.
+    public var conditionCount: Int { 1 + (branches.map { $0.nested.reduce(0) { $0 + $1.conditionCount } }.max() ?? 0) }
 
     /// Everything the relation matches by, as text (rules' cache and gate keys).
-    public var key: String {
-        "\(kind.rawValue)[\(targets.map(\.pattern.text).joined(separator: "\u{1D}"))]\(reach.rawValue)(\(nested.map(\.key).joined(separator: ",")))"
-    }
+    public var key: String { "\(kind.rawValue){\(branches.map(\.key).joined(separator: "|"))}" }
 
-    /// For people: `inside Button or ToolbarItem (any ancestor) that has Text`.
+    /// For people: `inside Button or ToolbarItem (any ancestor)`, `inside List, or Section that is
+    /// inside List`.
     public var description: String {
-        let names = targets.map(\.description)
-        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
-        let how: String
-        switch (kind.looksUp, reach) {
-        case (true, .closure): how = ""
-        case (true, .end): how = " (any ancestor)"
-        case (false, .closure): how = ""
-        case (false, .end): how = " (at any depth)"
-        }
-        let words = kind.rawValue.replacingOccurrences(of: "-", with: " ")
-        let more = nested.isEmpty ? "" : " that " + nested.map { nestedDescription($0) }.joined(separator: " and ")
-        return "\(words) \(list)\(how)\(more)"
+        kind.rawValue.replacingOccurrences(of: "-", with: " ") + " " + branches.map { $0.description(looksUp: kind.looksUp) }.joined(separator: ", or ")
     }
 
-    private func nestedDescription(_ relation: SwiftRelation) -> String {
-        let text = relation.description
-        switch relation.kind {
-        case .inside: return "is " + text
-        case .notInside: return "is " + text
+    var nestedDescription: String {
+        // Several branches of a nested relation are one condition: in parentheses.
+        let text = branches.count < 2 ? description
+            : kind.rawValue.replacingOccurrences(of: "-", with: " ") + " (" + branches.map { $0.description(looksUp: kind.looksUp) }.joined(separator: ", or ") + ")"
+        switch kind {
+        case .inside, .notInside: return "is " + text
         case .has: return text
         case .notHas: return "does not have" + text.dropFirst("not has".count)
         }
@@ -104,16 +133,20 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
     /// Whether the relation holds for `node`, whose ancestors are given innermost first (the engine's
     /// walk knows them; asking the tree costs a descent from the root each time).
     public func holds(at node: Node, ancestors: [Node]) -> Bool {
-        let found = kind.looksUp ? findAncestor(of: node, ancestors: ancestors) : findDescendant(of: node, ancestors: ancestors)
+        let found = branches.contains { branch in
+            kind.looksUp ? branch.findAncestor(of: node, ancestors: ancestors) : branch.findDescendant(of: node, ancestors: ancestors)
+        }
         return found != kind.isNegated
     }
+}
 
+extension SwiftRelation.Branch {
     private func related(_ candidate: Node, ancestors: [Node], cameFrom child: Node?) -> Bool {
         guard targets.contains(where: { $0.matches(candidate, cameFrom: child) }) else { return false }
         return nested.allSatisfy { $0.holds(at: candidate, ancestors: ancestors) }
     }
 
-    private func findAncestor(of node: Node, ancestors: [Node]) -> Bool {
+    func findAncestor(of node: Node, ancestors: [Node]) -> Bool {
         var child = node
         var closureOwnerNext = false
         for (index, ancestor) in ancestors.enumerated() {
@@ -132,7 +165,7 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
         return false
     }
 
-    private func findDescendant(of node: Node, ancestors: [Node]) -> Bool {
+    func findDescendant(of node: Node, ancestors: [Node]) -> Bool {
         var found = false
         node.walk(withAncestors: { descendant, path in
             if found { return false }
@@ -158,12 +191,14 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
 extension SwiftRelation.Target {
     /// `cameFrom`: the child of `node` on the way up from the node a relation starts at (nil: looking down).
     func matches(_ node: Node, cameFrom child: Node?) -> Bool {
+        if let nodeKind { return node.type == nodeKind }
         if let callName {
             guard SwiftCall.calleeName(of: node) == callName else { return false }
             // Inside a call means inside its arguments or closures, not in what it is chained on.
             if let child { return SwiftScopes.isCallSuffix(child) }
             return true
         }
+        guard let pattern else { return false }
         return pattern.rootTypes.contains(node.type) && pattern.match(node) != nil
     }
 }
@@ -173,6 +208,9 @@ public enum SwiftScopes {
     public static func isClosure(_ node: Node) -> Bool { node.type == "lambda_literal" }
 
     public static func isCall(_ node: Node) -> Bool { node.type == "call_expression" }
+
+    /// Whether `name` is a kind of named node of the Swift grammar (`if_statement`).
+    public static func isNodeKind(_ name: String) -> Bool { Language.swift.hasNodeType(name, named: true) }
 
     static func isCallSuffix(_ node: Node) -> Bool { node.type == "call_suffix" }
 

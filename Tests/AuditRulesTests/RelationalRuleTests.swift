@@ -129,6 +129,38 @@ final class RelationalRuleTests: XCTestCase {
         XCTAssertEqual(try found(code, ruleSet), ["4:13 screen", "6:22 scaled"])
     }
 
+    /// A list may hold mappings: any branch will do, each with its own reach and conditions. `kind`
+    /// looks for a node kind of the grammar (`if_statement`), as `loadaudit syntax` prints them.
+    func testBranchesAndNodeKinds() throws {
+        let ruleSet = try rules(spinnerRule("content", """
+        inside:
+          - List
+          - {pattern: Section, inside: List}
+          - kind: [if_statement, switch_statement]
+            inside: 'var body: some View { $$$CONTENT }'
+        """))
+        let code = """
+        struct Screen: View {
+            var body: some View {
+                if isLoading {
+                    ProgressView()
+                } else {
+                    List {
+                        ProgressView()
+                        Section { ProgressView() }
+                    }
+                    Form { Section { ProgressView() } }
+                }
+            }
+            var badge: some View { ProgressView() }
+        }
+        """
+        XCTAssertEqual(try found(code, ruleSet), ["4:13 content", "7:17 content", "8:27 content"])
+        XCTAssertEqual(ruleSet.rules[0].relations[0].description,
+                       "inside List, or Section that is inside List, or if_statement or switch_statement that is inside var body: some View { $$$CONTENT }")
+        assertLocatedErrors([("version: 1\nrules:\n" + spinnerRule("a", "inside: {kind: if_stmt}"), 7, "inside kind: 'if_stmt' is not a node kind of the Swift grammar")])
+    }
+
     /// A finding is the matched code only: its span, snippet and scope do not change when the code
     /// around it does (a Section added, a row added before it), so neither does its fingerprint.
     func testTheFindingIsTheMatchedNodeOnly() throws {
