@@ -32,15 +32,46 @@ public enum RuleExampleChecks {
         public var checks = 0
         public var rulesWithExamples = 0
         public var failures: [Failure] = []
+        /// Rules that also match another rule's `match` example, where that rule reports (one finding
+        /// per piece of code): not a failure, a fact a rules author wants to know.
+        public var overlaps: [Overlap] = []
+    }
+
+    /// A `match` example of `ruleId` that `otherId` matches too, at the same place; `ruleId` reports it.
+    public struct Overlap: CustomStringConvertible, Equatable {
+        public let ruleId: String
+        public let origin: String
+        public let example: String
+        public let otherId: String
+        public let why: String
+
+        public var description: String { "\(origin): \(ruleId): \(example): \(otherId) matches it too; \(ruleId) reports it (\(why))" }
     }
 
     public static func run(_ ruleSet: RuleSet) throws -> Outcome {
         var outcome = Outcome()
         let parser = try Parser()
-        for rule in ruleSet.rules where !rule.examples.isEmpty {
+        for rule in ruleSet.rules where !rule.examples.isEmpty || rule.size?.context.contains(where: { !$0.examples.isEmpty }) == true {
             outcome.rulesWithExamples += 1
             let engine = RuleEngine(ruleSet: try ruleSet.selecting([rule.id]))
             let check = Checker(rule: rule, engine: engine, parser: parser)
+            // A size context's examples: where it decides the size of the rule's findings, and what
+            // the fix then writes.
+            for (place, context) in (rule.size?.context ?? []).enumerated() where !context.examples.isEmpty {
+                let name = "size context \(place + 1) (\(context.size)\(context.why.isEmpty ? "" : ", \(context.why)"))"
+                for (index, example) in context.examples.matching.enumerated() {
+                    outcome.checks += 1
+                    outcome.failures += check.decidedBy(place, example, name: "\(name): match \(index + 1)", origin: context.origin)
+                }
+                for (index, example) in context.examples.notMatching.enumerated() {
+                    outcome.checks += 1
+                    outcome.failures += check.decidedBy(place, example, name: "\(name): no-match \(index + 1)", origin: context.origin)
+                }
+                for (index, pair) in context.examples.fixes.enumerated() {
+                    outcome.checks += 2
+                    outcome.failures += check.fix(pair.before, expected: pair.after, name: "\(name): fix \(index + 1)")
+                }
+            }
             for (index, example) in rule.examples.matching.enumerated() {
                 outcome.checks += 4
                 outcome.failures += check.matching(example, name: "match \(index + 1)")
@@ -54,7 +85,36 @@ public enum RuleExampleChecks {
                 outcome.failures += check.fix(pair.before, expected: pair.after, name: "fix \(index + 1)")
             }
         }
+        try checkOverlaps(ruleSet, parser: parser, into: &outcome)
         return outcome
+    }
+
+    /// Every rule of the set on each `match` example at once, as a scan runs them: where another rule
+    /// takes an example's finding (it is more specific, or first), the example's rule never reports
+    /// there, which fails; where the example's rule keeps it over others, each other is an overlap.
+    static func checkOverlaps(_ ruleSet: RuleSet, parser: Parser, into outcome: inout Outcome) throws {
+        let engine = RuleEngine(ruleSet: ruleSet)
+        for rule in ruleSet.rules where rule.kind == .component || rule.kind == .pattern {
+            for (index, example) in rule.examples.matching.enumerated() {
+                let (code, offsets) = Checker.unmarked(example)
+                guard let tree = try? parser.parse(SourceText(bytes: Array(code.utf8))) else { continue }
+                let analysis = engine.analyze(tree: tree, file: "Example.swift")
+                let (_, shadowed) = engine.resolveShowingShadowed(analysis, in: ProjectContext([analysis]))
+                let name = "match \(index + 1)"
+                var seen = Set<String>()
+                for item in shadowed.sorted(by: { $0.finding.ruleId < $1.finding.ruleId }) where offsets.contains(item.finding.start.byteOffset) {
+                    if item.finding.ruleId == rule.id, item.by.ruleId != rule.id {
+                        outcome.failures.append(Failure(
+                            ruleId: rule.id, origin: rule.origin, example: name,
+                            problem: "\(item.by.ruleId) reports this code instead (\(engine.precedenceReason(item.by.ruleId, over: rule.id))): this rule never does here",
+                            expected: example, actual: nil))
+                    } else if item.by.ruleId == rule.id, item.finding.ruleId != rule.id, seen.insert(item.finding.ruleId).inserted {
+                        outcome.overlaps.append(Overlap(ruleId: rule.id, origin: rule.origin, example: name, otherId: item.finding.ruleId,
+                                                        why: engine.precedenceReason(rule.id, over: item.finding.ruleId)))
+                    }
+                }
+            }
+        }
     }
 
     private struct Checker {
@@ -79,7 +139,7 @@ public enum RuleExampleChecks {
         }
 
         /// The code without its markers, and the byte offset of each marker in it.
-        static func unmarked(_ example: String) -> (code: String, offsets: [Int]) {
+        fileprivate static func unmarked(_ example: String) -> (code: String, offsets: [Int]) {
             var code = ""
             var offsets: [Int] = []
             var remaining = Substring(example)
@@ -121,6 +181,21 @@ public enum RuleExampleChecks {
                 failures.append(failure(name + ", in a string literal", "a finding in a string, at line \(first.start.line)", actual: quoted))
             }
             return failures
+        }
+
+        /// The findings whose size the rule's size context `place` decides must start at the markers
+        /// (none for an example without one).
+        func decidedBy(_ place: Int, _ example: String, name: String, origin: String) -> [Failure] {
+            let (code, expected) = Self.unmarked(example)
+            guard let tree = try? parser.parse(SourceText(bytes: Array(code.utf8))) else { return [failure(name, "the example does not parse")] }
+            let analysis = engine.analyze(tree: tree, file: "Example.swift")
+            let reported = Set(engine.resolve(analysis, in: ProjectContext([analysis])).filter { $0.ruleId == rule.id }.map(\.start.byteOffset))
+            let decided = analysis.candidates.filter { $0.finding.ruleId == rule.id && $0.sizeContext == place && reported.contains($0.finding.start.byteOffset) }
+                .map(\.finding.start.byteOffset).sorted()
+            guard decided != expected else { return [] }
+            return [Failure(ruleId: rule.id, origin: origin.isEmpty ? rule.origin : origin, example: name,
+                            problem: expected.isEmpty ? "the size context decides a finding's size here" : "the size context does not decide the sizes where the markers are",
+                            expected: example, actual: Self.marked(code, at: decided))]
         }
 
         func notMatching(_ example: String, name: String) -> [Failure] {

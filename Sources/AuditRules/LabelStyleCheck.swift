@@ -15,8 +15,8 @@ struct LabelStyleCheck {
         // Real progress is another component's business (and not a loading label).
         if let determinate = rule.determinate {
             if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return nil }
-            if determinate.progressLikeArgument, call.arguments.count == 1, call.arguments[0].label == nil,
-               UsageMatcher.readsLikeProgress(call.arguments[0].value) { return nil }
+            if let like = determinate.progressLike, call.arguments.count == 1, call.arguments[0].label == nil,
+               UsageMatcher.readsLike(like, call.arguments[0].value) { return nil }
         }
         var label: Node?
         for name in style.labelArguments {
@@ -27,8 +27,8 @@ struct LabelStyleCheck {
         guard var value = label else { return nil }
         if value.type == "lambda_literal" {
             // `ProgressView { Text("...") }`: the text inside is the label.
-            guard let expression = SwiftExpressions.singleExpression(of: value), let text = SwiftCall(expression), text.calleeName == "Text",
-                  let first = text.arguments.first, first.label == nil else {
+            guard let expression = SwiftExpressions.singleExpression(of: value), let text = SwiftCall(expression),
+                  let name = text.calleeName, style.labelClosures.contains(name), let first = text.arguments.first, first.label == nil else {
                 return candidate(value, "the label is a view, not one static string")
             }
             value = first.value
@@ -37,7 +37,7 @@ struct LabelStyleCheck {
             let text = String(value.text.dropFirst().dropLast())
             if style.allowedLabels.contains(text) { return nil }
             if let pattern = style.pattern, pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return nil }
-            return candidate(value, "\"\(text)\" does not read \"Loading [noun]...\" nor is it one of the context labels")
+            return candidate(value, "\"\(text)\" \(style.mismatchReason ?? "does not match the rule's label-pattern nor is it one of its allowed-labels")")
         }
         if SwiftExpressions.isStringLiteral(value) {
             return candidate(value, "the label \(value.text) changes at run time (interpolation)")

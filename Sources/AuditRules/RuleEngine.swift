@@ -76,6 +76,7 @@ public struct Candidate: Sendable, Codable {
         var lowered = Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
         lowered.ruleModule = ruleModule
         lowered.replacementModules = replacementModules
+        lowered.sizeContext = sizeContext
         return lowered
     }
 
@@ -111,6 +112,9 @@ public struct Candidate: Sendable, Codable {
     /// needs imported (`replacement-module:`).
     var ruleModule: String? = nil
     var replacementModules: [String] = []
+    /// Which of the rule's size contexts decided the size (an index into `size.context`), for the
+    /// contexts' examples.
+    public internal(set) var sizeContext: Int? = nil
 
     /// An unqualified use of a name of `module`: whose it is depends on what the file sees.
     public struct ModuleCheck: Sendable, Codable {
@@ -140,6 +144,72 @@ public struct RuleEngine: Sendable {
         }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternRules.flatMap { $0.pattern!.names }).map { Array($0.utf8) }
         selectionNeeds = ruleSet.selectionNeeds
+        var precedence: [String: Precedence] = [:]
+        for (order, rule) in ruleSet.rules.enumerated() where rule.kind == .component || rule.kind == .pattern {
+            let specificity = rule.specificity
+            precedence[rule.id] = Precedence(conditions: specificity.conditions, tokens: specificity.tokens, order: order)
+        }
+        self.precedence = precedence
+    }
+
+    /// Which of two rules reports code both find: more conditions on the context, then more code
+    /// named, then the first in the rules files' order.
+    struct Precedence {
+        let conditions: Int
+        let tokens: Int
+        let order: Int
+
+        func beats(_ other: Precedence) -> Bool {
+            if conditions != other.conditions { return conditions > other.conditions }
+            if tokens != other.tokens { return tokens > other.tokens }
+            return order < other.order
+        }
+    }
+
+    /// The component and pattern rules' precedence, by id.
+    private let precedence: [String: Precedence]
+
+    /// Why the first rule reports code both rules find, in words.
+    public func precedenceReason(_ winner: String, over loser: String) -> String {
+        guard let first = precedence[winner], let second = precedence[loser] else { return "it is not a pattern or component rule" }
+        if first.conditions != second.conditions { return "more conditions on the context: \(first.conditions) against \(second.conditions)" }
+        if first.tokens != second.tokens { return "its match names more code: \(first.tokens) tokens against \(second.tokens)" }
+        return "as specific, and first in the rules' order"
+    }
+
+    /// A finding left out because another rule reports the same code.
+    public struct Shadowed: Sendable {
+        public let finding: Finding
+        public let by: Finding
+    }
+
+    /// One finding per piece of code: when findings of several component or pattern rules start at the
+    /// same place, only the most specific rule's is kept (see `Precedence`). Label-style and
+    /// rotating-text findings say something else about the code (its label, its text over time) and
+    /// are always kept.
+    public func oneFindingPerNode(_ findings: [Finding]) -> (findings: [Finding], shadowed: [Shadowed]) {
+        var winner: [Int: Int] = [:]
+        var dropped = Set<Int>()
+        var shadowed: [(loser: Int, winner: Int)] = []
+        for (index, finding) in findings.enumerated() {
+            guard let mine = precedence[finding.ruleId] else { continue }
+            let start = finding.start.byteOffset
+            guard let other = winner[start] else {
+                winner[start] = index
+                continue
+            }
+            if mine.beats(precedence[findings[other].ruleId]!) {
+                dropped.insert(other)
+                winner[start] = index
+                shadowed = shadowed.map { $0.winner == other ? ($0.loser, index) : $0 } + [(other, index)]
+            } else {
+                dropped.insert(index)
+                shadowed.append((index, other))
+            }
+        }
+        guard !dropped.isEmpty else { return (findings, []) }
+        let kept = findings.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        return (kept, shadowed.map { Shadowed(finding: findings[$0.loser], by: findings[$0.winner]) })
     }
 
     /// What a file must show to be worth parsing, for the select step (AuditSelect).
@@ -178,11 +248,12 @@ public struct RuleEngine: Sendable {
             // Nothing inside a new or kept component's declaration is reported.
             if node.type == "class_declaration" || node.type == "protocol_declaration",
                let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
-            // The first pattern rule (in rules-file order) that matches a node wins: a specific rule
-            // (`.edgesIgnoringSafeArea(.all)`) goes before a general one (`.edgesIgnoringSafeArea($EDGES)`).
-            if let rules = patternRulesByRootType[node.type],
-               let candidate = rules.lazy.compactMap({ patternCandidate($0, at: node, path: path, file: file, facts: facts) }).first {
-                candidates.append(candidate)
+            // Every pattern rule that matches: when several report the same code, `resolve` keeps the
+            // most specific (`oneFindingPerNode`).
+            if let rules = patternRulesByRootType[node.type] {
+                for rule in rules {
+                    if let candidate = patternCandidate(rule, at: node, path: path, file: file, facts: facts) { candidates.append(candidate) }
+                }
             }
             switch node.type {
             case "call_expression" where !labelComponents.isEmpty:
@@ -234,6 +305,10 @@ public struct RuleEngine: Sendable {
     /// word that is not a declaration's own name.
     private func patternCandidate(_ rule: Rule, at node: Node, path: [Node], file: String, facts: SwiftFileFacts) -> Candidate? {
         guard let pattern = rule.pattern, let match = pattern.match(node, module: rule.module) else { return nil }
+        if !rule.relations.isEmpty {
+            let ancestors = Array(path.reversed())
+            guard rule.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
+        }
         let source = node.tree.source
         var qualified = match.isQualified
         if node.childCount == 0 {
@@ -250,11 +325,19 @@ public struct RuleEngine: Sendable {
         let start = source.position(ofByte: range.lowerBound), end = source.position(ofByte: range.upperBound)
         // A value its table does not cover is for a person: never guessed.
         var values: [String: String] = [:]
+        var usedByValues = Set<String>()
         var uncovered: String?
         for (name, table) in rule.values.sorted(by: { $0.key < $1.key }) {
             guard let bound = match.bindings[name] else { continue }
             let code = source.text(bound).trimmingCharacters(in: .whitespacesAndNewlines)
-            if let value = table.code(for: code) { values[name] = value } else if uncovered == nil {
+            if let value = table.code(for: code) {
+                // The value's code may name the match's other metavariables: written as their code.
+                values[name] = ValueTable.substitute(value) { other in
+                    guard let range = match.bindings[other] else { return nil }
+                    usedByValues.insert(other)
+                    return source.text(range)
+                }
+            } else if uncovered == nil {
                 uncovered = "$\(name) is \(code), which the rule's table does not cover: a person decides"
             }
         }
@@ -263,7 +346,9 @@ public struct RuleEngine: Sendable {
         var fix = rule.fix
         // Code the replacement leaves out, unless the rule says it may: a person checks the rewrite.
         if let rewrite, fix == .safe {
-            let dropped = pattern.metavariables.filter { !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) }
+            let dropped = pattern.metavariables.filter {
+                !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) && !usedByValues.contains($0)
+            }
                 .compactMap { name in match.bindings[name].map { (name, source.text($0).trimmingCharacters(in: .whitespacesAndNewlines)) } }
                 .filter { !$0.1.isEmpty }
             if !dropped.isEmpty {
@@ -323,11 +408,22 @@ public struct RuleEngine: Sendable {
     /// The findings of one file after its suppression comments, plus one `unused-suppression` finding
     /// for each suppression (or rule id in it) that silenced nothing.
     public func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
-        var findings = Self.resolve(analysis, in: context)
+        resolveShowingShadowed(analysis, in: context).findings
+    }
+
+    /// `resolve`, with the findings left out because another rule reports the same code (before
+    /// suppressions: the code is reported once, and a suppression of that finding silences it).
+    public func resolveShowingShadowed(_ analysis: FileAnalysis, in context: ProjectContext) -> (findings: [Finding], shadowed: [Shadowed]) {
+        var (findings, shadowed) = oneFindingPerNode(Self.resolve(analysis, in: context))
         if let rotation = analysis.rotation {
             for rule in rotatingRules { findings += context.rotation.findings(for: rotation, rule: rule, file: analysis.file) }
             findings.sort(by: Finding.reportOrder)
         }
+        return (suppressing(findings, analysis), shadowed)
+    }
+
+    private func suppressing(_ findings: [Finding], _ analysis: FileAnalysis) -> [Finding] {
+        var findings = findings
         guard !analysis.suppressions.isEmpty else { return findings }
         var used = Set<String>()
         findings.removeAll { finding in

@@ -10,8 +10,13 @@ enum RuleSetLoader {
         "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
         "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
         "kind", "display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
+        "label-closures", "mismatch-reason",
         "match", "replace", "examples", "values", "replacement-module",
+        "inside", "not-inside", "has", "not-has",
     ]
+
+    /// The keys of a relation (`inside: {pattern: HStack, stop-by: closure, has: Text}`).
+    static let relationKeys: Set<String> = Set(["pattern", "kind", "stop-by"] + SwiftRelation.Kind.allCases.map(\.rawValue))
 
     /// The rules of a file, or all its mistakes together (see `read`).
     static func load(text: String, file: String) throws -> RuleSet {
@@ -108,7 +113,12 @@ enum RuleSetLoader {
     }
 
     private static func readSizes(_ node: Node, _ reader: YAMLReader) throws -> SpinnerSizes {
-        let fields = try reader.mapping(node, "sizes", allowed: ["points", "control-size", "scale-below-one", "scale-otherwise"])
+        for old in ["scale-below-one", "scale-otherwise"] {
+            if let key = node.mapping?.keys.first(where: { $0.scalar?.string == old }) {
+                throw reader.error(key, "sizes: '\(old)' is no longer read: a rule's size says 'scale-modifier: scaleEffect' and 'scale-points: 20', and .scaleEffect(k) gives the size nearest to 20 pt × k")
+            }
+        }
+        let fields = try reader.mapping(node, "sizes", allowed: ["points", "control-size"])
         guard let pointsNode = fields["points"], let pointsMapping = pointsNode.mapping, !pointsMapping.isEmpty else {
             throw reader.error(node, "sizes needs 'points', a mapping of size names to points, e.g. {small: 16, medium: 24}")
         }
@@ -130,13 +140,7 @@ enum RuleSetLoader {
                 controlSize[try reader.string(key, "a control size")] = try sizeName(value, "control-size '\(key.scalar?.string ?? "")'")
             }
         }
-        let fallback = points[points.count / 2].0
-        return SpinnerSizes(
-            points: points.map { (name: $0.0, points: $0.1) },
-            controlSize: controlSize,
-            scaleBelowOne: try fields["scale-below-one"].map { try sizeName($0, "scale-below-one") } ?? points[0].0,
-            scaleOtherwise: try fields["scale-otherwise"].map { try sizeName($0, "scale-otherwise") } ?? fallback
-        )
+        return SpinnerSizes(points: points.map { (name: $0.0, points: $0.1) }, controlSize: controlSize)
     }
 
     // Checked byte by byte: a regular expression here cost each run ICU's set-up and two compilations
@@ -214,7 +218,73 @@ enum RuleSetLoader {
         if !rule.replacementModules.isEmpty, replacement == nil {
             throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no replacement")
         }
+        rule.relations = try readRelations(fields, reader)
         return rule
+    }
+
+    /// A rule's (or a relation's) `inside`, `not-inside`, `has` and `not-has`, in that order: all must hold.
+    static func readRelations(_ fields: [String: Node], _ reader: YAMLReader) throws -> [SwiftRelation] {
+        try SwiftRelation.Kind.allCases.compactMap { kind in
+            try fields[kind.rawValue].map { try readRelation(kind, $0, reader) }
+        }
+    }
+
+    /// One relation: a pattern, a mapping with `pattern` and/or `kind`, `stop-by` (`closure`, the
+    /// default, or `end`) and relations of the related node; or a list of these, any of which will do
+    /// (the patterns written alone in a list are one branch).
+    static func readRelation(_ kind: SwiftRelation.Kind, _ node: Node, _ reader: YAMLReader) throws -> SwiftRelation {
+        let what = kind.rawValue
+        var branches: [SwiftRelation.Branch] = []
+        var lone: [SwiftRelation.Target] = []
+        let entries: [Node] = node.sequence.map(Array.init) ?? [node]
+        guard !entries.isEmpty else { throw reader.error(node, "\(what) names no pattern") }
+        for entry in entries {
+            if entry.mapping != nil {
+                branches.append(try readBranch(what, entry, reader))
+            } else if let items = entry.sequence, node.sequence != nil {
+                // A list in the list: more patterns of the plain branch.
+                lone += try items.map { SwiftRelation.Target(try readRelationPattern(what, $0, reader)) }
+            } else {
+                lone.append(SwiftRelation.Target(try readRelationPattern(what, entry, reader)))
+            }
+        }
+        if !lone.isEmpty { branches.insert(SwiftRelation.Branch(targets: lone), at: 0) }
+        return SwiftRelation(kind: kind, branches: branches)
+    }
+
+    private static func readBranch(_ what: String, _ node: Node, _ reader: YAMLReader) throws -> SwiftRelation.Branch {
+        let parts = try reader.mapping(node, what, allowed: relationKeys)
+        guard parts["pattern"] != nil || parts["kind"] != nil else {
+            throw reader.error(node, "\(what) needs 'pattern' (the code, or a list of code, any of, it looks for) or 'kind' (node kinds, as `loadaudit syntax` prints them)")
+        }
+        var targets: [SwiftRelation.Target] = []
+        if let patterns = parts["pattern"] {
+            let entries: [Node] = patterns.scalar != nil ? [patterns] : try reader.list(patterns, "\(what) pattern")
+            guard !entries.isEmpty else { throw reader.error(patterns, "\(what) names no pattern") }
+            targets += try entries.map { SwiftRelation.Target(try readRelationPattern(what, $0, reader)) }
+        }
+        if let kinds = parts["kind"] {
+            for name in try reader.stringList(kinds, "\(what) kind") {
+                guard SwiftScopes.isNodeKind(name) else {
+                    throw reader.error(kinds, "\(what) kind: '\(name)' is not a node kind of the Swift grammar (`loadaudit syntax FILE` prints them)")
+                }
+                targets.append(SwiftRelation.Target(kind: name))
+            }
+        }
+        let reach = try parts["stop-by"].map { try reader.enumValue($0, "\(what) stop-by", as: SwiftRelation.Reach.self) } ?? .closure
+        return SwiftRelation.Branch(targets: targets, reach: reach, nested: try readRelations(parts, reader))
+    }
+
+    private static func readRelationPattern(_ what: String, _ entry: Node, _ reader: YAMLReader) throws -> SwiftPattern {
+        let text = try reader.nonEmptyString(entry, "a pattern of \(what)")
+        let pattern: SwiftPattern
+        do { pattern = try SwiftPattern(text) } catch let problem as SwiftPattern.Problem {
+            throw reader.error(entry, "\(what): the pattern '\(text)' \(problem)")
+        }
+        guard !pattern.names.isEmpty else {
+            throw reader.error(entry, "\(what): the pattern '\(text)' must name something concrete, not only metavariables")
+        }
+        return pattern
     }
 
     /// `module:` one Swift module name.
@@ -279,18 +349,38 @@ enum RuleSetLoader {
             if let defaultSize = size?.defaultSize, !sizes.names.contains(defaultSize) {
                 throw reader.error(fields["size"], "size default '\(defaultSize)' is not one of the sizes: \(sizes.points.map(\.name).joined(separator: ", "))")
             }
+            for place in size?.context ?? [] where !sizes.names.contains(place.size) {
+                let line = Int(place.origin.split(separator: ":").last ?? "")
+                throw RulesFileError(file: reader.file, line: line, problem: "size context: size '\(place.size)' is not one of the sizes: \(sizes.points.map(\.name).joined(separator: ", "))")
+            }
         }
         if replacement.placeholders.contains(.label), label == nil {
             throw reader.error(fields["replacement"], "replacement uses {label} but the rule has no 'label' section")
         }
     }
 
-    private static func readDeterminate(_ node: Node, _ reader: YAMLReader) throws -> DeterminateForms {
+    /// `determinate: {arguments: [value], progress-like-argument: {calls: [Progress], names-containing:
+    /// [progress], except-endings: [label]}}`.
+    static func readDeterminate(_ node: Node, _ reader: YAMLReader) throws -> DeterminateForms {
         let parts = try reader.mapping(node, "determinate", allowed: ["arguments", "progress-like-argument"])
-        return DeterminateForms(
-            arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
-            progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
-        )
+        var progressLike: ProgressLike?
+        if let likeNode = parts["progress-like-argument"] {
+            if likeNode.scalar != nil {
+                guard try !reader.bool(likeNode, "progress-like-argument") else {
+                    throw reader.error(likeNode, "progress-like-argument: true is no longer read: say what reads like a Progress, e.g. {calls: [Progress], names-containing: [progress], except-endings: [label, title, text]}")
+                }
+            } else {
+                let like = try reader.mapping(likeNode, "progress-like-argument", allowed: ["calls", "names-containing", "except-endings"])
+                progressLike = ProgressLike(
+                    calls: Set(try like["calls"].map { try reader.stringList($0, "progress-like-argument calls") } ?? []),
+                    namesContaining: try like["names-containing"].map { try reader.stringList($0, "progress-like-argument names-containing") } ?? [],
+                    exceptEndings: try like["except-endings"].map { try reader.stringList($0, "progress-like-argument except-endings") } ?? [])
+                guard !(progressLike!.calls.isEmpty && progressLike!.namesContaining.isEmpty) else {
+                    throw reader.error(likeNode, "progress-like-argument needs 'calls' or 'names-containing': what reads like a Progress")
+                }
+            }
+        }
+        return DeterminateForms(arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []), progressLike: progressLike)
     }
 
     private static func readStyle(_ node: Node, _ reader: YAMLReader) throws -> StyleCheck {
@@ -378,11 +468,21 @@ enum RuleSetLoader {
     }
 
     /// `values: {EDGES: {".all": "", ".top": "edges: .top"}}`: per metavariable of the match (used in
-    /// the replacement), the code each value becomes; `nearest: {16: .small, 24: .medium}` inside a
-    /// table maps any number literal to the nearest number's code. A key given twice is an error.
+    /// the replacement), the code each value becomes. A key that is a number (`20`) matches any literal
+    /// of that number; a range (`..<0.8`, `0.8..<1.5`, `1.5...`) any number in it; `nearest: {16: .small,
+    /// 24: .medium}` maps any number literal to the nearest number's code. A code may use the match's
+    /// metavariables (`$TITLE`). A key given twice is an error.
     private static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: ValueTable] {
         guard let mapping = node.mapping else { throw reader.error(node, "values must map metavariables to tables of values") }
         var tables: [String: ValueTable] = [:]
+        let known = rule.pattern?.metavariables ?? []
+        func code(_ node: Node, of name: Substring) throws -> String {
+            let text = try reader.string(node, "a value's new code")
+            if let unknown = ValueTable.metavariables(in: text).first(where: { !known.contains($0) }) {
+                throw reader.error(node, "values: the code '\(text)' in the table of '$\(name)' uses $\(unknown), which the match does not bind")
+            }
+            return text
+        }
         for (key, tableNode) in mapping {
             let name = try reader.nonEmptyString(key, "a values key").drop { $0 == "$" }
             guard rule.pattern?.metavariables.contains(String(name)) == true else {
@@ -393,12 +493,14 @@ enum RuleSetLoader {
             }
             guard let entries = tableNode.mapping else { throw reader.error(tableNode, "values: '$\(name)' must map values to their new code") }
             var exact: [String: String] = [:]
+            var numbers: [(number: Double, code: String)] = []
+            var ranges: [(range: NumberRange, code: String)] = []
             var nearest: [(number: Double, code: String)] = []
             for (valueNode, codeNode) in entries {
                 let value = try reader.string(valueNode, "a value").trimmingCharacters(in: .whitespaces)
-                if value == "nearest", let numbers = codeNode.mapping {
+                if value == "nearest", let table = codeNode.mapping {
                     guard nearest.isEmpty else { throw reader.error(valueNode, "values: '$\(name)' has two 'nearest' tables") }
-                    for (numberNode, numberCode) in numbers {
+                    for (numberNode, numberCode) in table {
                         let text = try reader.string(numberNode, "a number")
                         guard let number = ValueTable.number(text.trimmingCharacters(in: .whitespaces)) else {
                             throw reader.error(numberNode, "values: '\(text)' in the 'nearest' table of '$\(name)' is not a number")
@@ -406,15 +508,31 @@ enum RuleSetLoader {
                         guard !nearest.contains(where: { $0.number == number }) else {
                             throw reader.error(numberNode, "values: \(text) appears twice in the 'nearest' table of '$\(name)'")
                         }
-                        nearest.append((number, try reader.string(numberCode, "a value's new code")))
+                        nearest.append((number, try code(numberCode, of: name)))
                     }
                     guard !nearest.isEmpty else { throw reader.error(codeNode, "values: the 'nearest' table of '$\(name)' is empty") }
                     continue
                 }
+                if let number = ValueTable.number(value) {
+                    guard !numbers.contains(where: { $0.number == number }) else {
+                        throw reader.error(valueNode, "values: the number \(value) appears twice in the table of '$\(name)'")
+                    }
+                    numbers.append((number, try code(codeNode, of: name)))
+                    continue
+                }
+                // A range of numbers (`..<0.8`, `1.5...`); `0..<count` is code, matched as written.
+                if value.contains("...") || value.contains("..<"), value.allSatisfy({ $0.isNumber || "._-<eE ".contains($0) }) {
+                    guard let range = NumberRange(value) else {
+                        throw reader.error(valueNode, "values: '\(value)' in the table of '$\(name)' is not a range of numbers (write 0.5..<1, 1...2, 2..., ..<0.5)")
+                    }
+                    guard !range.isEmpty else { throw reader.error(valueNode, "values: the range \(value) in the table of '$\(name)' holds no number") }
+                    ranges.append((range, try code(codeNode, of: name)))
+                    continue
+                }
                 guard exact[value] == nil else { throw reader.error(valueNode, "values: '\(value)' appears twice in the table of '$\(name)'") }
-                exact[value] = try reader.string(codeNode, "a value's new code")
+                exact[value] = try code(codeNode, of: name)
             }
-            tables[String(name)] = ValueTable(exact: exact, nearest: nearest)
+            tables[String(name)] = ValueTable(exact: exact, numbers: numbers, ranges: ranges, nearest: nearest)
         }
         return tables
     }
@@ -479,8 +597,8 @@ enum RuleSetLoader {
         let allowed: Set<String>
         switch kind {
         case .rotatingText: allowed = common.union(["display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks"])
-        case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate"])
-        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"])
+        case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate", "label-closures", "mismatch-reason"])
+        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"]).union(SwiftRelation.Kind.allCases.map(\.rawValue))
         case .component: allowed = ruleKeys
         }
         if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -503,6 +621,7 @@ enum RuleSetLoader {
         switch kind {
         case .pattern:
             try readPattern(&rule, fields: fields, node: node, reader)
+            rule.relations = try readRelations(fields, reader)
         case .rotatingText:
             rule.rotation = try readRotationVocabulary(fields, node: node, reader)
         case .labelStyle:
@@ -520,56 +639,100 @@ enum RuleSetLoader {
                 allowedLabels: Set(try fields["allowed-labels"].map { try reader.stringList($0, "allowed-labels") } ?? []),
                 pattern: pattern
             )
-            if let determinateNode = fields["determinate"] {
-                let parts = try reader.mapping(determinateNode, "determinate", allowed: ["arguments", "progress-like-argument"])
-                rule.determinate = DeterminateForms(
-                    arguments: Set(try parts["arguments"].map { try reader.stringList($0, "determinate arguments") } ?? []),
-                    progressLikeArgument: try parts["progress-like-argument"].map { try reader.bool($0, "progress-like-argument") } ?? false
-                )
-            }
+            if let determinateNode = fields["determinate"] { rule.determinate = try readDeterminate(determinateNode, reader) }
+            rule.labelStyle?.labelClosures = Set(try fields["label-closures"].map { try reader.stringList($0, "label-closures") } ?? [])
+            rule.labelStyle?.mismatchReason = try fields["mismatch-reason"].map { try reader.nonEmptyString($0, "mismatch-reason") }
         case .component:
             break
         }
         return rule
     }
 
+    static let contextKeys: Set<String> = Set(["size", "why", "examples", "label-of", "beside", "within"] + SwiftRelation.Kind.allCases.map(\.rawValue))
+
     private static func readSize(_ node: Node, _ reader: YAMLReader) throws -> SizeSource {
-        let parts = try reader.mapping(node, "size", allowed: ["argument", "modifiers", "default", "context"])
+        if let key = node.mapping?.keys.first(where: { $0.scalar?.string == "modifiers" }) {
+            throw reader.error(key, "size: 'modifiers' is no longer read: name the size modifiers, e.g. 'control-size-modifier: controlSize' and 'scale-modifier: scaleEffect' with 'scale-points: 20'")
+        }
+        let parts = try reader.mapping(node, "size", allowed: ["argument", "default", "context", "control-size-modifier", "scale-modifier", "scale-points"])
         guard let defaultNode = parts["default"] else { throw reader.error(node, "size needs a 'default' size name") }
         var context: [SizeByContext] = []
         if let contextNode = parts["context"] {
             for entry in try reader.list(contextNode, "size context") {
-                let fields = try reader.mapping(entry, "a size context", allowed: ["label-of", "beside", "within", "size", "why"])
-                guard let sizeNode = fields["size"] else { throw reader.error(entry, "a size context needs 'size'") }
-                var place = SizeByContext(size: try reader.nonEmptyString(sizeNode, "size"),
-                                          why: try fields["why"].map { try reader.nonEmptyString($0, "why") } ?? "")
-                place.labelOf = Set(try fields["label-of"].map { try reader.stringList($0, "label-of") } ?? [])
-                place.beside = Set(try fields["beside"].map { try reader.stringList($0, "beside") } ?? [])
-                place.within = Set(try fields["within"].map { try reader.stringList($0, "within") } ?? [])
-                guard place.labelOf.isEmpty != (place.beside.isEmpty && place.within.isEmpty) else {
-                    throw reader.error(entry, "a size context is either 'label-of' or 'beside' with 'within'")
-                }
-                guard place.labelOf.isEmpty == false || (!place.beside.isEmpty && !place.within.isEmpty) else {
-                    throw reader.error(entry, "'beside' needs 'within' (the stack the two calls share), and the other way round")
-                }
-                context.append(place)
+                context.append(try readSizeContext(entry, reader))
             }
         }
         var source = SizeSource(
             argument: try parts["argument"].map { try reader.nonEmptyString($0, "size argument") },
-            modifiers: try parts["modifiers"].map { try reader.bool($0, "size modifiers") } ?? false,
+            controlSizeModifier: try parts["control-size-modifier"].map { try reader.nonEmptyString($0, "control-size-modifier") },
+            scaleModifier: try parts["scale-modifier"].map { try reader.nonEmptyString($0, "scale-modifier") },
+            scalePoints: try parts["scale-points"].map { try reader.number($0, "scale-points") },
             defaultSize: try reader.nonEmptyString(defaultNode, "size default")
         )
+        if source.scaleModifier != nil, source.scalePoints == nil {
+            throw reader.error(parts["scale-modifier"], "scale-modifier needs 'scale-points': the diameter the factor multiplies (a ProgressView is 20 pt)")
+        }
+        if let points = source.scalePoints, points <= 0 { throw reader.error(parts["scale-points"], "scale-points must be more than 0") }
         source.context = context
         return source
     }
 
+    /// One place that decides a size: `{size: small, why: ..., inside: ..., examples: ...}`. The older
+    /// spelling `{label-of: [Button]}` is `inside: {pattern: [Button], stop-by: end}`, and `{beside: [Text],
+    /// within: [HStack]}` is `inside: {pattern: [HStack], has: [Text]}`.
+    private static func readSizeContext(_ entry: Node, _ reader: YAMLReader) throws -> SizeByContext {
+        let fields = try reader.mapping(entry, "a size context", allowed: contextKeys)
+        guard let sizeNode = fields["size"] else { throw reader.error(entry, "a size context needs 'size'") }
+        var relations = try readRelations(fields, reader)
+        let labelOf = try fields["label-of"].map { try reader.stringList($0, "label-of") } ?? []
+        let beside = try fields["beside"].map { try reader.stringList($0, "beside") } ?? []
+        let within = try fields["within"].map { try reader.stringList($0, "within") } ?? []
+        func names(_ list: [String], _ what: String) throws -> [SwiftPattern] {
+            try list.map { name in
+                guard isTypeName(name), let pattern = try? SwiftPattern(name) else { throw reader.error(fields[what], "\(what): '\(name)' is not a Swift name") }
+                return pattern
+            }
+        }
+        if !labelOf.isEmpty {
+            relations.append(SwiftRelation(kind: .inside, targets: try names(labelOf, "label-of"), reach: .end))
+        }
+        if beside.isEmpty != within.isEmpty {
+            throw reader.error(entry, "'beside' needs 'within' (the stack the two calls share), and the other way round")
+        }
+        if !within.isEmpty {
+            relations.append(SwiftRelation(kind: .inside, targets: try names(within, "within"), reach: .closure,
+                                           nested: [SwiftRelation(kind: .has, targets: try names(beside, "beside"))]))
+        }
+        guard !relations.isEmpty else {
+            throw reader.error(entry, "a size context says where it applies: inside, not-inside, has or not-has (e.g. inside: {pattern: Button, stop-by: end})")
+        }
+        var place = SizeByContext(relations: relations, size: try reader.nonEmptyString(sizeNode, "size"),
+                                  why: try fields["why"].map { try reader.nonEmptyString($0, "why") } ?? "")
+        place.origin = "\(reader.file):\(entry.mark?.line ?? 0)"
+        if let examplesNode = fields["examples"] { place.examples = try readExamples(examplesNode, reader) }
+        return place
+    }
+
+    /// `label: {arguments: [_, label], closures: [Text], default: '"Loading"', text-calls: [...], text-prefixes: [...]}`.
     private static func readLabel(_ node: Node, _ reader: YAMLReader) throws -> LabelSource {
-        let parts = try reader.mapping(node, "label", allowed: ["arguments", "closures", "default"])
+        let parts = try reader.mapping(node, "label", allowed: ["arguments", "closures", "default", "text-calls", "text-prefixes"])
+        if let closures = parts["closures"], closures.scalar != nil, ["true", "yes", "on"].contains(closures.scalar?.string ?? "") {
+            throw reader.error(closures, "label closures: true is no longer read: name the views whose string is the label, e.g. closures: [Text]")
+        }
+        var textCalls: [TextCall] = []
+        if let callsNode = parts["text-calls"] {
+            for item in try reader.list(callsNode, "text-calls") {
+                let text = try reader.nonEmptyString(item, "a text call")
+                guard let call = TextCall(text) else { throw reader.error(item, "text-calls: '\(text)' is not a call's name (NSLocalizedString) or a name and a label (String(localized:))") }
+                textCalls.append(call)
+            }
+        }
         return LabelSource(
             arguments: try parts["arguments"].map { try reader.stringList($0, "label arguments") } ?? [],
-            closures: try parts["closures"].map { try reader.bool($0, "label closures") } ?? false,
-            defaultLabel: try parts["default"].map { try reader.nonEmptyString($0, "label default") }
+            closureViews: Set(try parts["closures"].map { try reader.stringList($0, "label closures") } ?? []),
+            defaultLabel: try parts["default"].map { try reader.nonEmptyString($0, "label default") },
+            textCalls: textCalls,
+            textPrefixes: try parts["text-prefixes"].map { try reader.stringList($0, "text-prefixes") } ?? []
         )
     }
 }

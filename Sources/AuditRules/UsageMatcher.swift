@@ -63,6 +63,17 @@ struct UsageMatcher {
 
     private func matchKnown(_ identifier: Node) -> Candidate? {
         guard let usage = classify(identifier) else { return nil }
+        // Where the use must sit or what it must hold: checked on the call, or the name as written.
+        if !rule.relations.isEmpty {
+            let node: Node
+            switch usage {
+            case .declaration(let name): node = name
+            case .reference(let reference, _): node = reference
+            case .call(let call, _): node = call.node
+            }
+            let ancestors = lineage?.ancestors(of: node) ?? node.ancestors
+            guard rule.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
+        }
         switch usage {
         case .declaration(let name):
             // A module's type declared by the app (`class ProgressView: UIView`) is not the deprecated thing.
@@ -143,34 +154,10 @@ struct UsageMatcher {
 
     // MARK: - Calls
 
-    /// Whether `call` stands in `place`: inside an argument or closure of a call named in `labelOf`
-    /// (not in its callee), or a statement of a closure of a call named in `within` whose other
-    /// statements include a call named in `beside`.
+    /// Whether `call` stands in `place`: where all its relations hold.
     private func isIn(_ place: SizeByContext, _ call: SwiftCall) -> Bool {
-        let chain = lineage?.ancestors(of: call.node) ?? call.node.ancestors
-        if !place.labelOf.isEmpty {
-            return chain.contains { ancestor in
-                guard ancestor.type == "call_expression", let name = SwiftCall.calleeName(of: ancestor), place.labelOf.contains(name),
-                      let callee = ancestor.namedChild(at: 0) else { return false }
-                return !callee.byteRange.contains(call.node.startByte)
-            }
-        }
-        // The statement the call is (with its modifiers), and the closure's statements around it.
-        guard let statementsIndex = chain.firstIndex(where: { $0.type == "statements" }), statementsIndex + 2 < chain.count else { return false }
-        let statements = chain[statementsIndex]
-        let lambda = chain[statementsIndex + 1], outer = chain[statementsIndex + 2]
-        guard lambda.type == "lambda_literal", let stack = outer.type == "call_suffix" ? outer.parent : nil,
-              stack.type == "call_expression", let stackName = SwiftCall.calleeName(of: stack), place.within.contains(stackName) else { return false }
-        let own = statementsIndex > 0 ? chain[statementsIndex - 1] : call.node
-        return statements.namedChildren.contains { sibling in
-            guard sibling != own else { return false }
-            var found = false
-            sibling.walk { node in
-                if !found, node.type == "call_expression", let name = SwiftCall.calleeName(of: node), place.beside.contains(name) { found = true }
-                return !found && node.type != "lambda_literal"
-            }
-            return found
-        }
+        let ancestors = lineage?.ancestors(of: call.node) ?? call.node.ancestors
+        return place.relations.allSatisfy { $0.holds(at: call.node, ancestors: ancestors) }
     }
 
     private func matchCall(_ call: SwiftCall, start: Node) -> Candidate? {
@@ -199,6 +186,7 @@ struct UsageMatcher {
         }
 
         var consumed = Set<Int>()
+        var sizeContext: Int?
         var values: [ReplacementTemplate.Placeholder: String] = [:]
         var closuresConsumed = false
 
@@ -217,13 +205,15 @@ struct UsageMatcher {
                 }
             }
             var decided = call.arguments.contains { $0.label != nil && $0.label == sizeSource.argument }
-            if sizeSource.modifiers, let fromModifiers = chain.size {
+            if let fromModifiers = chain.size {
                 size = fromModifiers
                 decided = true
             }
             // Nothing in the call says: the place may (a spinner in a button's label is small).
-            if !decided, let place = sizeSource.context.first(where: { isIn($0, call) }) {
+            if !decided, let index = sizeSource.context.firstIndex(where: { isIn($0, call) }) {
+                let place = sizeSource.context[index]
                 size = place.size
+                sizeContext = index
                 lower(to: .safe, ".\(place.size): \(place.why.isEmpty ? "decided by where it is" : place.why)")
             }
             values[.size] = size
@@ -246,25 +236,27 @@ struct UsageMatcher {
             [TextEdit(range: start.startByte..<chain.callEnd, text: text)]
                 + chain.removals.map { TextEdit(range: Self.wholeLineIfAlone($0, in: source.bytes), text: "") }
         }
-        return candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
-                         qualified: start.type != "simple_identifier", edits: edits)
+        var found = candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
+                              qualified: start.type != "simple_identifier", edits: edits)
+        found.sizeContext = sizeContext
+        return found
     }
 
     private func isDeterminate(_ call: SwiftCall) -> Bool {
         guard let determinate = rule.determinate else { return false }
         if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return true }
-        guard determinate.progressLikeArgument, call.arguments.count == 1, call.trailingClosures.isEmpty,
+        guard let like = determinate.progressLike, call.arguments.count == 1, call.trailingClosures.isEmpty,
               call.arguments[0].label == nil else { return false }
-        return Self.readsLikeProgress(call.arguments[0].value)
+        return Self.readsLike(like, call.arguments[0].value)
     }
 
-    /// `task.progress`, `uploadProgress`, `Progress(totalUnitCount: 5)`: a `Progress` object, not a label.
-    static func readsLikeProgress(_ value: Node) -> Bool {
-        if value.type == "call_expression" { return SwiftCall(value)?.calleeName == "Progress" }
+    /// `task.progress`, `uploadProgress`, `Progress(totalUnitCount: 5)`: a `Progress` object, not a
+    /// label, by the rule's `progress-like-argument`.
+    static func readsLike(_ like: ProgressLike, _ value: Node) -> Bool {
+        if SwiftScopes.isCall(value) { return SwiftCall(value)?.calleeName.map(like.calls.contains) ?? false }
         guard let name = SwiftExpressions.lastName(of: value) else { return false }
         let lower = name.lowercased()
-        let labelSuffixes = ["label", "title", "text", "message", "string", "caption"]
-        return lower.contains("progress") && !labelSuffixes.contains(where: lower.hasSuffix)
+        return like.namesContaining.contains(where: lower.contains) && !like.exceptEndings.contains(where: lower.hasSuffix)
     }
 
     // MARK: - Labels
@@ -285,7 +277,7 @@ struct UsageMatcher {
             }
             return labelFromExpression(value, unlabelled: name == "_", lower: lower)
         }
-        if source.closures, call.trailingClosures.count == 1 {
+        if !source.closureViews.isEmpty, call.trailingClosures.count == 1 {
             closuresConsumed = true
             return labelFromClosure(call.trailingClosures[0], lower: lower)
         }
@@ -296,7 +288,7 @@ struct UsageMatcher {
         if SwiftExpressions.isPlainStringLiteral(value) { return value.text }
         if SwiftExpressions.isStringLiteral(value) {
             lower(.unsafe, "the label \(value.text) is not one plain string literal")
-        } else if unlabelled, rule.determinate?.progressLikeArgument == true, !Self.readsLikeLocalizedText(value) {
+        } else if unlabelled, rule.determinate?.progressLike != nil, !Self.readsLikeText(value, rule.label) {
             lower(.unsafe, "cannot tell whether \(value.text) is a label or a Progress: check it is text")
         } else {
             lower(.unsafe, "the label \(value.text) is not one plain string literal")
@@ -304,20 +296,22 @@ struct UsageMatcher {
         return value.text
     }
 
-    /// `NSLocalizedString(...)`, `String(localized:)`, `L10n.loading`, `LocalizedStringKey(...)`: text.
-    static func readsLikeLocalizedText(_ value: Node) -> Bool {
+    /// `NSLocalizedString(...)`, `String(localized:)`, `L10n.loading`: text, by the label's
+    /// `text-calls` and `text-prefixes`.
+    static func readsLikeText(_ value: Node, _ source: LabelSource?) -> Bool {
+        guard let source else { return false }
         if let call = SwiftCall(value), let callee = call.calleeName {
-            return ["NSLocalizedString", "LocalizedStringKey", "LocalizedStringResource"].contains(callee)
-                || (callee == "String" && call.argument(labelled: "localized") != nil)
+            return source.textCalls.contains { $0.name == callee && ($0.argument.map { call.argument(labelled: $0) != nil } ?? true) }
         }
         let text = value.text
-        return text.hasPrefix("L10n.") || text.hasPrefix("Strings.") || text.hasPrefix("R.string.")
+        return source.textPrefixes.contains(where: text.hasPrefix)
     }
 
     private func labelFromClosure(_ closure: Node, lower: (FixClass, String) -> Void) -> String? {
+        let views = rule.label?.closureViews ?? []
         guard let expression = SwiftExpressions.singleExpression(of: closure), let text = SwiftCall(expression),
-              text.calleeName == "Text", text.arguments.count == 1, text.arguments[0].label == nil, text.trailingClosures.isEmpty else {
-            lower(.unsafe, "the label view is not one Text: it is dropped")
+              let name = text.calleeName, views.contains(name), text.arguments.count == 1, text.arguments[0].label == nil, text.trailingClosures.isEmpty else {
+            lower(.unsafe, "the label view is not one \(views.sorted().joined(separator: " or ")): it is dropped")
             return nil
         }
         let value = text.arguments[0].value
@@ -343,25 +337,26 @@ struct UsageMatcher {
     private func absorbedChain(of call: SwiftCall) -> Chain {
         var chain = Chain(callEnd: call.node.endByte, end: call.node.endByte, size: nil)
         var current = call.node
+        let roles = rule.size?.modifierRoles ?? [:]
         while let modifier = modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
             let arguments = modifier.call.arguments
-            switch modifier.name {
-            case "scaleEffect":
-                // One uniform factor, optionally with an anchor: `.scaleEffect(0.6)`, `.scaleEffect(0.5, anchor: .center)`.
-                let extras = arguments.dropFirst()
-                guard let first = arguments.first, first.label == nil, extras.allSatisfy({ $0.label == "anchor" }), extras.count <= 1,
-                      modifier.call.trailingClosures.isEmpty,
-                      let scale = SwiftExpressions.numericValue(of: first.value), let sizes else { return chain }
-                chain.size = scale < 1 ? sizes.scaleBelowOne : sizes.scaleOtherwise
-            case "controlSize":
-                guard arguments.count == 1, arguments[0].label == nil, arguments[0].value.type == "prefix_expression",
-                      let name = SwiftExpressions.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
-                chain.size = size
-            case rule.style?.modifier:
+            if let role = roles[modifier.name] {
+                switch role {
+                case .scale:
+                    // One uniform factor, then labelled arguments only (an anchor): `.scaleEffect(0.6)`,
+                    // `.scaleEffect(0.5, anchor: .center)`; the size nearest to the scaled diameter.
+                    guard let first = arguments.first, first.label == nil, arguments.dropFirst().allSatisfy({ $0.label != nil }),
+                          modifier.call.trailingClosures.isEmpty, let scale = SwiftExpressions.numericValue(of: first.value),
+                          let points = rule.size?.scalePoints, let size = sizes?.nearest(to: scale * points) else { return chain }
+                    chain.size = size
+                case .controlSize:
+                    guard arguments.count == 1, arguments[0].label == nil, SwiftExpressions.isImplicitMember(arguments[0].value),
+                          let name = SwiftExpressions.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
+                    chain.size = size
+                }
+            } else if modifier.name == rule.style?.modifier {
                 guard let style = rule.style, arguments.count == 1,
                       let name = SwiftExpressions.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
-            default:
-                break
             }
             chain.end = modifier.call.node.endByte
             if let dot = modifier.navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }) {

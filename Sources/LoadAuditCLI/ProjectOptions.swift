@@ -6,7 +6,7 @@ import Foundation
 /// The options that choose the rules: rules files, rule ids, the configuration file.
 struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("rules"), help: ArgumentHelp(
-        "A rules file to use instead of the built-in loading-migration rules (repeat to merge several).",
+        "A rules file to use instead of the built-in loading-migration rules (repeat to merge several), or a built-in file's name: loading-migration, swiftui-deprecations, skeleton-first.",
         valueName: "file"))
     var rulesFiles: [String] = []
 

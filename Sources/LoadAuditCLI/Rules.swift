@@ -12,8 +12,9 @@ struct Rules: ParsableCommand {
         abstract: "List, test or explain the rules.",
         discussion: helpProse("""
         Without a subcommand, lists the rules (as `rules list`). The rules file format is documented in
-        rules/README.md; the built-in files are loading-migration (the default) and swiftui-deprecations
-        (`--rules swiftui-deprecations`).
+        rules/README.md; the built-in files are loading-migration (the default), swiftui-deprecations
+        (`--rules swiftui-deprecations`) and skeleton-first (`--rules skeleton-first`: spinners that stand
+        in for content, which a skeleton should replace).
 
         EXAMPLES
           loadaudit rules
@@ -47,9 +48,9 @@ struct RulesList: ParsableCommand {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
             let finds: String
             if let pattern = rule.pattern {
-                finds = "\(pattern.text) " + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
+                finds = "\(pattern.text) " + Self.whereText(rule) + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
             } else {
-                finds = "\(rule.component) " + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
+                finds = "\(rule.component) " + Self.whereText(rule) + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
             }
             terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(finds)\n")
         }
@@ -62,6 +63,13 @@ struct RulesList: ParsableCommand {
     }
 }
 
+extension RulesList {
+    /// `(inside List) ` for a rule with relations, else nothing.
+    static func whereText(_ rule: Rule) -> String {
+        rule.relations.isEmpty ? "" : "(" + rule.relations.map(\.description).joined(separator: "; ") + ") "
+    }
+}
+
 struct RulesTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -70,8 +78,11 @@ struct RulesTest: ParsableCommand {
         Each rule runs alone on each of its examples. A `match` example must give a finding at each ↓
         and nowhere else, also after a line of non-ASCII text, and none when the same code is in comments
         or in a string literal; a `no-match` example must give none; a `fix` example's `before` must
-        become its `after` exactly, and fixing `after` again must change nothing. Without FILE, the
-        built-in files' examples run.
+        become its `after` exactly, and fixing `after` again must change nothing. Then every rule of the
+        file runs on each `match` example together, as a scan runs them (one finding per piece of code):
+        a rule whose own example another rule reports instead fails, and a rule that reports its example
+        over others that match it too prints an OVERLAP line (not a failure). Without FILE, the built-in
+        files' examples run.
 
         EXAMPLES
           loadaudit rules test design-system.yml
@@ -100,6 +111,11 @@ struct RulesTest: ParsableCommand {
                 terminal.write("FAIL \(shown)\n")
                 if let expected = failure.expected { terminal.write(Self.indented("expected", expected)) }
                 if let actual = failure.actual { terminal.write(Self.indented("actual", actual)) }
+            }
+            for overlap in outcome.overlaps {
+                let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
+                let shown = overlap.description.hasPrefix(cwd) ? String(overlap.description.dropFirst(cwd.count)) : overlap.description
+                terminal.write("OVERLAP \(shown)\n")
             }
             let rules = ruleSet.rules.count
             let without = rules - outcome.rulesWithExamples
@@ -140,9 +156,10 @@ struct RulesExplain: ParsableCommand {
         text += rule.message + "\n"
         if let help = rule.help, !help.isEmpty { text += help + "\n" }
         if let pattern = rule.pattern {
-            text += "\nfinds:    \(pattern.text)\n" + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
+            text += "\nfinds:    \(pattern.text)\n" + Self.relations(rule) + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
         } else if !rule.component.isEmpty {
-            text += "\nfinds:    \(rule.component)\n" + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+            text += "\nfinds:    \(rule.component)\n" + Self.relations(rule) + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+            if let size = rule.size { text += Self.sizes(size) }
         } else if let names = rule.rotation {
             text += "\n" + Self.rotationDefinition + "\n" + Self.rotationNames(names)
         }
@@ -153,6 +170,40 @@ struct RulesExplain: ParsableCommand {
             text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
         }
         CurrentTerminal.terminal.write(text)
+    }
+
+    /// Where a component rule's `{size}` comes from, in order, with each size context's examples.
+    static func sizes(_ size: SizeSource) -> String {
+        var lines: [String] = []
+        if let argument = size.argument { lines.append("the argument \(argument): (points), the nearest size") }
+        if let modifier = size.controlSizeModifier { lines.append(".\(modifier)(...) on the call: the size its control size maps to") }
+        if let modifier = size.scaleModifier, let points = size.scalePoints {
+            lines.append(".\(modifier)(k) on the call: the size nearest to \(points.formatted()) pt × k")
+        }
+        for place in size.context {
+            lines.append("\(place.size)\(place.why.isEmpty ? "" : " (\(place.why))") where " + place.relations.map(\.description).joined(separator: " and "))
+        }
+        lines.append("else \(size.defaultSize)")
+        var text = "size:     " + lines.joined(separator: "\n          ") + "\n"
+        for (index, place) in size.context.enumerated() where !place.examples.isEmpty {
+            let title = "size \(place.size)\(place.why.isEmpty ? "" : ", \(place.why)")"
+            for (number, example) in place.examples.matching.enumerated() {
+                text += "\n" + RulesTest.indented("\(title) (context \(index + 1), \(number + 1))", example.trimmingCharacters(in: .newlines))
+            }
+            for (number, example) in place.examples.notMatching.enumerated() {
+                text += "\n" + RulesTest.indented("not \(title) (context \(index + 1), \(number + 1))", example.trimmingCharacters(in: .newlines))
+            }
+            for (number, pair) in place.examples.fixes.enumerated() {
+                text += "\n" + RulesTest.indented("before (context \(index + 1), \(number + 1))", pair.before.trimmingCharacters(in: .newlines))
+                text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
+            }
+        }
+        return text
+    }
+
+    /// A rule's relations, one per line: `where:    inside List or ScrollView`.
+    static func relations(_ rule: Rule) -> String {
+        rule.relations.enumerated().map { "\($0.offset == 0 ? "where:   " : "and:     ") \($0.element)\n" }.joined()
     }
 
     /// What a rotating-text rule finds, for people (docs/rotating-text.md says it at length).

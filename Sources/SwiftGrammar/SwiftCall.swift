@@ -139,6 +139,11 @@ public enum SwiftExpressions {
         }
     }
 
+    /// `.small`: a member written without its type.
+    public static func isImplicitMember(_ node: Node) -> Bool {
+        node.type == "prefix_expression" && node.child(byField: "operation")?.text == "."
+    }
+
     public static let stringLiteralTypes: Set<String> = ["line_string_literal", "multi_line_string_literal", "raw_string_literal"]
 
     public static func isStringLiteral(_ node: Node) -> Bool {

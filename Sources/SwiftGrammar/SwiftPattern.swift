@@ -141,6 +141,12 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         return .doesNotParse(near: near.isEmpty ? String(trimmed.prefix(40)) : near, offset: leading + offset, missing: broken.type)
     }
 
+    /// Whether the pattern is one name and nothing else (`NavigationView`, `Button`).
+    public var isLoneName: Bool { root.children.isEmpty && root.metavariable == nil && root.variadic == nil && Self.identifierTypes.contains(root.type) }
+
+    /// How many of the pattern's tokens are code rather than metavariables: how much a match names.
+    public var concreteTokenCount: Int { tokens.filter { !$0.key.hasPrefix("$") }.count }
+
     static func isComment(_ node: Node) -> Bool { node.type == "comment" || node.type == "multiline_comment" }
 
     /// How `$$$` is written for the grammar.

@@ -131,7 +131,8 @@ final class PatternRuleTests: XCTestCase {
     }
 
     /// A lone name is a use wherever it stands as a name (a call, a type), but not a declaration's own
-    /// name nor a part of a longer word; the first matching rule in the file wins at a node.
+    /// name nor a part of a longer word; at a node, the rule that names more code reports (see
+    /// OneFindingPerNodeTests).
     func testALoneNameAndTheFirstRuleWins() throws {
         let ruleSet = try rules("""
           - id: all-edges
@@ -304,6 +305,74 @@ final class PatternRuleTests: XCTestCase {
         XCTAssertNil(ValueTable.number("0x10"))
     }
 
+    /// A value's code may use the match's other metavariables, written as their code: the rewrite
+    /// then keeps that code (it is not dropped, the fix stays safe); a number key matches any literal of
+    /// that number, and ranges (`..<0.8`, `0.8..<1.5`, `1.5...`) map numbers, the first that holds one.
+    func testAValueTableUsesOtherMetavariablesNumbersAndRanges() throws {
+        let ruleSet = try rules("""
+          - id: titled-spinner
+            kind: pattern
+            match: 'OldSpinner($TITLE, style: $STYLE)'
+            replace: 'LoadingSpinner($STYLE)'
+            values:
+              STYLE:
+                .inline: 'size: .small, label: $TITLE'
+                .banner: 'size: .large, label: $TITLE'
+                .bare: 'size: .medium'
+            fix: safe
+            message: Use LoadingSpinner.
+          - id: scaled
+            kind: pattern
+            match: 'OldSpinner().scaleEffect($K)'
+            replace: 'LoadingSpinner(size: $K)'
+            values:
+              K:
+                "1": .medium
+                ..<0.9: .small
+                0.9..<1.6: .medium
+                1.6...: .large
+            fix: safe
+            message: Use LoadingSpinner.
+
+        """)
+        XCTAssertEqual(try fixed("""
+            OldSpinner("Saving", style: .inline)
+            OldSpinner(title, style: .banner)
+            OldSpinner("Syncing", style: .bare)
+            OldSpinner().scaleEffect(1.0)
+            OldSpinner().scaleEffect(0.6)
+            OldSpinner().scaleEffect(1.5)
+            OldSpinner().scaleEffect(1.6)
+            OldSpinner().scaleEffect(2)
+            OldSpinner().scaleEffect(k)
+            """, ruleSet), """
+            LoadingSpinner(size: .small, label: "Saving")
+            LoadingSpinner(size: .large, label: title)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .small)
+            LoadingSpinner(size: .medium)
+            LoadingSpinner(size: .large)
+            LoadingSpinner(size: .large)
+            OldSpinner().scaleEffect(k)
+            """)
+        let found = try findings("OldSpinner(\"Saving\", style: .inline)\nOldSpinner(\"Syncing\", style: .bare)", ruleSet)
+        XCTAssertEqual(found.map(\.fix), [.safe, .unsafe], "a value that does not use $TITLE drops it")
+        XCTAssertEqual(found.map(\.replacement), ["LoadingSpinner(size: .small, label: \"Saving\")", "LoadingSpinner(size: .medium)"])
+        XCTAssertEqual(found.last?.message, "Use LoadingSpinner. (the rewrite drops $TITLE (\"Syncing\"))")
+        XCTAssertEqual(NumberRange("0.8..<1.5")?.contains(1.5), false)
+        XCTAssertEqual(NumberRange("0.5...1")?.contains(1), true)
+        XCTAssertEqual(ValueTable.substitute("a: $A, b: $$$B, c: $0, d: $lower", { $0 == "A" ? "x" : $0 == "B" ? "y, z" : nil }), "a: x, b: y, z, c: $0, d: $lower")
+
+        let head = "version: 1\nrules:\n  - id: a\n    kind: pattern\n    match: f($X, $Y)\n    replace: g($X)\n    fix: safe\n    message: m\n    values:\n      X:\n"
+        assertLocatedErrors([
+            (head + "        a: 'h($Z)'\n", 11, "uses $Z, which the match does not bind"),
+            (head + "        2..<1: b\n", 11, "the range 2..<1 in the table of '$X' holds no number"),
+            (head + "        1..<: b\n", 11, "is not a range of numbers"),
+            (head + "        20: a\n        20.0: b\n", 12, "the number 20.0 appears twice"),
+        ])
+    }
+
     /// A replacement that leaves out a metavariable's code drops it: the fix is unsafe, saying what
     /// goes, unless the rule declares it droppable; an empty `$$$` drops nothing.
     func testDroppingCodeMakesTheFixUnsafeUnlessDeclaredDroppable() throws {
@@ -353,7 +422,8 @@ final class PatternRuleTests: XCTestCase {
 }
 
 /// The spec's size table as data: small "inline with text, buttons". A component rule's `size`
-/// may name places that decide the size when nothing in the call does.
+/// may name places that decide the size when nothing in the call does (here in the older spelling,
+/// `label-of` and `beside`/`within`, which still loads as the relations it stands for).
 final class SizeByContextTests: XCTestCase {
     private let rules = """
     version: 1
@@ -369,7 +439,7 @@ final class SizeByContextTests: XCTestCase {
         absorb-modifiers: [controlSize]
         size:
           argument: size
-          modifiers: true
+          control-size-modifier: controlSize
           default: medium
           context:
             - label-of: [Button]
@@ -420,5 +490,35 @@ final class SizeByContextTests: XCTestCase {
         XCTAssertThrowsError(try RuleSet.load(text: bad, file: "team.yml")) { error in
             XCTAssertTrue("\(error)".contains("'beside' needs 'within'"), "\(error)")
         }
+    }
+
+    /// The facts the loading table used to keep in Swift are the file's: the forms that named them
+    /// implicitly are errors that say what to write instead; a size context needs a relation and a
+    /// size of the table; a scale modifier needs the diameter it multiplies.
+    func testTheOlderImplicitFormsAndBadContextsGiveLocatedErrors() {
+        let head = """
+        version: 1
+        sizes:
+          points: {small: 16, medium: 24}
+        rules:
+          - id: a
+            component: Spinner
+            message: m
+            replacement: "LoadingSpinner(size: .{size}[, label: {label}])"
+            fix: safe
+
+        """
+        assertLocatedErrors([
+            (head + "    size: {default: medium, modifiers: true}\n", 10, "'modifiers' is no longer read: name the size modifiers"),
+            (head + "    size: {default: medium, scale-modifier: scaleEffect}\n", 10, "scale-modifier needs 'scale-points'"),
+            (head + "    size: {default: medium, scale-modifier: scaleEffect, scale-points: 0}\n", 10, "scale-points must be more than 0"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: small, why: x}\n", 13, "a size context says where it applies"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: tiny, inside: Button}\n", 13, "size 'tiny' is not one of the sizes: small, medium"),
+            (head + "    size:\n      default: medium\n      context:\n        - {size: small, inside: 'Button('}\n", 13, "inside: the pattern 'Button(' does not parse"),
+            (head + "    size: {default: medium}\n    label: {closures: true}\n", 11, "label closures: true is no longer read"),
+            (head + "    size: {default: medium}\n    label: {text-calls: ['String(localized)']}\n", 11, "'String(localized)' is not a call's name"),
+            (head + "    size: {default: medium}\n    label: {arguments: [_]}\n    determinate: {progress-like-argument: true}\n", 12, "progress-like-argument: true is no longer read"),
+            (head + "    size: {default: medium}\n    label: {arguments: [_]}\n    determinate: {progress-like-argument: {except-endings: [label]}}\n", 12, "needs 'calls' or 'names-containing'"),
+        ])
     }
 }

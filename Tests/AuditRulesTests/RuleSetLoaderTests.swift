@@ -66,7 +66,8 @@ final class RuleSetLoaderTests: XCTestCase {
             ("version: 2\nrules: []\n", 1, "unsupported rules format version"),
             ("version: 1\nrules:\n  - id: a\n    component: [A, B]\n    message: m\n", 4, "single value"),
             ("version: 1\nrules:\n  - id: a\n   component: A\n", 4, "YAML syntax"),
-            ("version: 1\nsizes:\n  points: {small: 16}\n  scale-below-one: tiny\nrules: []\n", 4, "not one of the sizes"),
+            ("version: 1\nsizes:\n  points: {small: 16}\n  control-size: {small: tiny}\nrules: []\n", 4, "not one of the sizes"),
+            ("version: 1\nsizes:\n  points: {small: 16}\n  scale-below-one: small\nrules: []\n", 4, "'scale-below-one' is no longer read"),
             ("version: 1\n", 1, "no 'rules' list"),
         ]
         assertLocatedErrors(cases.map { ($0.yaml, $0.line, $0.fragment) })

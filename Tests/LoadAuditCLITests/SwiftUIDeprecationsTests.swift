@@ -80,6 +80,43 @@ final class SwiftUIDeprecationsTests: XCTestCase {
         XCTAssertTrue(missing.errors.contains("nope.yml"), missing.errors)
     }
 
+    /// `rules test` runs a file's rules together on each `match` example: a rule whose own example
+    /// another rule reports (one finding per piece of code) fails; one that wins prints an OVERLAP line.
+    func testRulesTestFlagsOverlappingRules() throws {
+        let tree = try TemporaryTree(["team.yml": """
+        version: 1
+        rules:
+          - id: any-spinner
+            kind: pattern
+            match: ProgressView()
+            message: A spinner.
+            examples:
+              match: ['HStack { ↓ProgressView() }']
+          - id: list-spinner
+            kind: pattern
+            match: ProgressView()
+            inside: List
+            message: A spinner in a list.
+            examples:
+              match: ['List { ↓ProgressView() }']
+          - id: general-spinner
+            kind: pattern
+            match: ProgressView()
+            message: Another spinner rule.
+            examples:
+              match: ['VStack { ↓ProgressView() }']
+        """])
+        let run = CLIRun(["rules", "test", "team.yml"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.output + run.errors)
+        XCTAssertEqual(run.output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("OVERLAP") }, [
+            "FAIL team.yml:16: general-spinner: match 1: any-spinner reports this code instead (as specific, and first in the rules' order): this rule never does here",
+            "OVERLAP team.yml:3: any-spinner: match 1: general-spinner matches it too; any-spinner reports it (as specific, and first in the rules' order)",
+            "OVERLAP team.yml:9: list-spinner: match 1: any-spinner matches it too; list-spinner reports it (more conditions on the context: 1 against 0)",
+            "OVERLAP team.yml:9: list-spinner: match 1: general-spinner matches it too; list-spinner reports it (more conditions on the context: 1 against 0)",
+        ])
+        XCTAssertTrue(run.output.hasSuffix("team.yml: 12 checks of 3 rules: 1 failed\n"), run.output)
+    }
+
     func testRulesExplainShowsThePatternAndTheExamples() {
         let run = CLIRun(["rules", "explain", "foreground-color", "--rules", "swiftui-deprecations"])
         XCTAssertEqual(run.status, 0, run.errors)

@@ -1,0 +1,91 @@
+import Foundation
+import LoadAuditCLI
+import XCTest
+
+/// The size of a raw ProgressView's replacement from where it sits, as the spec's size table says
+/// (`.small` "inline with text, buttons", `.medium` "default, standalone", `.large` "prominent"),
+/// all of it data in rules/loading-migration.yml: fixtures/SpinnerContexts against a hand-written
+/// table (fixtures/expected-spinner-contexts.tsv) and the fix's golden diff.
+final class SpinnerContextTests: XCTestCase {
+    let fixture = Repository.root.appendingPathComponent("fixtures/SpinnerContexts")
+
+    func testEachPlaceGivesTheSizeTheTableSays() throws {
+        let run = CLIRun(["scan", "--no-config", "--rule", "raw-progress-view", "--format", "json", "."], in: fixture.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        let message = "A raw ProgressView spinner; use the theme-aware LoadingSpinner."
+        let actual = (report["findings"] as! [[String: Any]]).map { finding -> String in
+            let full = finding["message"] as! String
+            XCTAssertTrue(full.hasPrefix(message), full)
+            let why = full.dropFirst(message.count).trimmingCharacters(in: .whitespaces)
+            let reason = why.isEmpty ? "" : String(why.dropFirst("(.small: ".count).dropLast())
+            return ["\(finding["file"]!)", "\(finding["line"]!)", "\(finding["column"]!)", "\(finding["fix"]!)", "\(finding["replacement"] ?? "")", reason]
+                .joined(separator: "\t")
+        }
+        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-spinner-contexts.tsv"), encoding: .utf8)
+        XCTAssertEqual(actual, table.split(separator: "\n").dropFirst().map(String.init))
+    }
+
+    func testTheFixWritesTheGoldenDiff() throws {
+        let run = CLIRun(["fix", "--dry-run", "--no-config", "--rule", "raw-progress-view", "."], in: fixture.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        let goldenFile = Repository.root.appendingPathComponent("fixtures/expected-spinner-contexts.diff")
+        if ProcessInfo.processInfo.environment["LOADAUDIT_UPDATE_GOLDEN"] == "1" {
+            try run.output.write(to: goldenFile, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(run.output, try String(contentsOf: goldenFile, encoding: .utf8))
+        XCTAssertTrue(run.errors.contains("Would fix 4 files: 10 edits (raw-progress-view 10)"), run.errors)
+    }
+
+    /// `rules explain` shows where the size comes from, in order, with each place's examples.
+    func testExplainShowsTheSizesByPlaceAndTheirExamples() {
+        let run = CLIRun(["rules", "explain", "raw-progress-view"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertTrue(run.output.contains("""
+            size:     .controlSize(...) on the call: the size its control size maps to
+                      .scaleEffect(k) on the call: the size nearest to 20 pt × k
+                      small (in a button's label, inline) where inside Button (any ancestor)
+                      small (in a toolbar, inline) where inside ToolbarItem, ToolbarItemGroup or toolbar (any ancestor)
+                      small (inline with text) where inside HStack or Label that has Text, TextField, SecureField or Label
+                      else medium
+
+            """), run.output)
+        XCTAssertTrue(run.output.contains("""
+              size small, in a button's label, inline (context 1, 1):
+                | Button { signIn() } label: { HStack { ↓ProgressView(); Text("Sign in") } }
+            """), run.output)
+    }
+
+    /// A size context's examples are tests: `match` marks the findings whose size it decides, and a
+    /// wrong one fails `rules test` with the context named.
+    func testAWrongContextExampleFailsRulesTest() throws {
+        let tree = try TemporaryTree(["team.yml": """
+        version: 1
+        sizes:
+          points: {small: 16, medium: 24, large: 40}
+        rules:
+          - id: team-spinner
+            component: TeamSpinner
+            message: Use LoadingSpinner.
+            replacement: "LoadingSpinner(size: .{size})"
+            fix: safe
+            size:
+              default: medium
+              context:
+                - size: small
+                  why: in a button
+                  inside: {pattern: Button, stop-by: end}
+                  examples:
+                    match:
+                      - 'Button(action: go) { ↓TeamSpinner() }'
+                      - 'VStack { ↓TeamSpinner() }'
+                    fix:
+                      - before: 'Button(action: go) { TeamSpinner() }'
+                        after: 'Button(action: go) { LoadingSpinner(size: .small) }'
+        """])
+        let run = CLIRun(["rules", "test", "team.yml"], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.output + run.errors)
+        XCTAssertTrue(run.output.hasPrefix("FAIL team.yml:13: team-spinner: size context 1 (small, in a button): match 2: the size context does not decide the sizes where the markers are\n"), run.output)
+        XCTAssertTrue(run.output.hasSuffix("team.yml: 4 checks of 1 rules: 1 failed\n"), run.output)
+    }
+}
