@@ -8,6 +8,7 @@ struct Baseline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baseline",
         abstract: "Record today's findings as accepted, so CI fails only on new ones.",
+        usage: "loadaudit baseline [<options>] [<path> ...]",
         discussion: helpProse("""
         Writes every current finding to a baseline file (default: the `baseline:` of .loadaudit.yml, else
         .loadaudit-baseline.json in the scanned folder). The file is sorted, pretty and stable: it holds

@@ -8,6 +8,7 @@ struct Fix: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fix",
         abstract: "Apply the replacements: safe ones by default, unsafe ones with --unsafe.",
+        usage: "loadaudit fix [<options>] [<path> ...]",
         discussion: helpProse("""
         Rewrites only the bytes of each deprecated call and the modifiers its replacement absorbs; every
         other byte (indentation, comments, line endings, a byte-order mark, the final newline) stays.

@@ -31,6 +31,7 @@ struct RulesList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the rules: id, severity, fix class, what each finds and its replacement.",
+        usage: "loadaudit rules list [<options>]",
         discussion: helpProse("""
         Shows the built-in loading-migration rules, or those of --rules files, after validation: a good way
         to check a rules file you are writing. Every mistake of the files is reported, one error a line,
@@ -135,6 +136,7 @@ struct RulesExplain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Print one rule: what it finds (for rotating text: the calls it follows), what replaces it, why, and its examples.",
+        usage: "loadaudit rules explain [<options>] <id>",
         discussion: helpProse("""
         EXAMPLES
           loadaudit rules explain raw-progress-view
@@ -240,6 +242,7 @@ struct Syntax: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syntax",
         abstract: "Print the syntax tree of a Swift file, or a project's modules, as the rules see them.",
+        usage: "loadaudit syntax [<options>] [<file>]",
         discussion: helpProse("""
         With a file: one node per line, indented, with its field name, kind, position (line:column) and,
         for leaves, the text. A node the parser could not read is ERROR; one it had to invent to go on (a

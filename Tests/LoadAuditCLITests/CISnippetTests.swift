@@ -14,11 +14,8 @@ final class CISnippetTests: XCTestCase {
     }
 
     func executableFolder() throws -> String {
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
-        guard let folder = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("loadaudit").path) }) else {
-            throw XCTSkip("the loadaudit executable is not built next to the tests")
-        }
-        return folder.path
+        guard let binary = Repository.builtExecutable else { throw XCTSkip("the loadaudit executable is not built next to the tests") }
+        return binary.deletingLastPathComponent().path
     }
 
     func shell(_ script: String, in folder: String, environment extra: [String: String] = [:]) throws -> (Int32, String) {

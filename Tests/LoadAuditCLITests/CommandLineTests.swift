@@ -69,6 +69,31 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(version.output, "\(loadauditVersion)\n")
     }
 
+    /// Every help page fits an 80-column terminal (`COLUMNS=80`, as a user's window): no line of it is
+    /// wider, the usage line included (ArgumentParser lists every option there unless a command has
+    /// more than twelve). The commands are those each page lists under SUBCOMMANDS, so a new one is
+    /// checked too.
+    func testEveryHelpPageFitsEightyColumns() throws {
+        let binary = try XCTUnwrap(Repository.builtExecutable, "no loadaudit built beside the tests (swift build first)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        var pending: [[String]] = [[]]
+        var checked: [String] = []
+        while let command = pending.popLast() {
+            let help = try runProgram(binary.path, command + ["--help"], in: Repository.root, environment: environment)
+            XCTAssertEqual(help.status, 0, help.output)
+            XCTAssertTrue(help.output.contains("USAGE: loadaudit"), help.output)
+            let wide = help.output.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+            XCTAssertEqual(wide, [], "loadaudit \(command.joined(separator: " ")) --help")
+            checked.append(command.joined(separator: " "))
+            let listed = help.output.components(separatedBy: "SUBCOMMANDS:\n").dropFirst().first ?? ""
+            for line in listed.split(separator: "\n") where line.hasPrefix("  ") && !line.hasPrefix("   ") {
+                if let name = line.split(separator: " ").first, !name.hasPrefix("See") { pending.append(command + [String(name)]) }
+            }
+        }
+        XCTAssertEqual(Set(checked).isSuperset(of: ["", "scan", "fix", "baseline", "progress", "rules", "rules test", "syntax"]), true, "\(checked)")
+    }
+
     func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
         let tree = try TemporaryTree(["A.swift": spinnerView])
         let escape = "\u{1B}["
