@@ -178,13 +178,17 @@ rules:
           why: inline with text
           inside:
             pattern: [HStack, Label]              # the nearest closure around the spinner is the stack's ...
-            has: [Text, TextField, SecureField, Label]   # ... and a text or a field stands beside it
+            has:                                  # ... and a text or a field stands beside it: shown, not
+              pattern: [Text, TextField, SecureField, Label]   # an argument (an accessibility label, an alert's title)
+              not-inside: {kind: value_arguments}
           examples:
             match:
               - 'HStack { ↓ProgressView(); Text("Verifying code") }'
               - 'Label { Text("Syncing") } icon: { ↓ProgressView() }'
+              - 'HStack(spacing: 4) { ↓ProgressView(); Text(status).font(.caption) }'
             no-match:
               - 'HStack { Spacer(); ProgressView(); Spacer() }'
+              - 'HStack { Button(action: share) { Image(systemName: "square.and.arrow.up") }.accessibilityLabel(Text("Share")); ProgressView() }'
             fix:
               - before: 'HStack(spacing: 8) { TextField("Code", text: $code); if checking { ProgressView() } }'
                 after: 'HStack(spacing: 8) { TextField("Code", text: $code); if checking { LoadingSpinner(size: .small) } }'
