@@ -5,6 +5,11 @@ import XCTest
 
 /// `CodeWords` decides that a trigger word's file need not be parsed: it may never call code a comment
 /// or a string, and where it cannot be sure it must say so (nil).
+extension CodeWords {
+    /// Whether `word` (one name) is used in code.
+    func usesInCode(_ word: String) -> Bool { code.contains(WordHash.ofName(word)) }
+}
+
 final class CodeWordsTests: XCTestCase {
     private func words(_ text: String) -> CodeWords? { CodeWords(bytes: Array(text.utf8)) }
 
