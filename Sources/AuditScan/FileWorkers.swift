@@ -92,14 +92,18 @@ extension ProjectScanner {
         case .failure(let failure):
             return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
         case .success(let read):
-            if let failure = SourceReader.refusal(of: read.bytes) {
-                return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), read.identity)
-            }
-            return (analyze(file, bytes: read.bytes, treatment: treat(read.bytes, file)), read.identity)
+            return (analyze(file, bytes: read.bytes, treat: treat), read.identity)
         }
     }
 
-    private func analyze(_ file: SourceFileReference, bytes: [UInt8], treatment: Treatment) -> Outcome {
+    /// The per-file step once a file's bytes are read: refused unless Swift text; treated as `treat`
+    /// says (the select step's decision); when parsed, analyzed (`parse(_:path:alsoRead:)`), or taken
+    /// from the cache.
+    private func analyze(_ file: SourceFileReference, bytes: [UInt8], treat: ([UInt8], SourceFileReference) -> Treatment) -> Outcome {
+        if let failure = SourceReader.refusal(of: bytes) {
+            return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
+        }
+        let treatment = treat(bytes, file)
         guard treatment.parse else {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
                                       later: treatment.later))
@@ -113,10 +117,7 @@ extension ProjectScanner {
             do {
                 let started = DispatchTime.now().uptimeNanoseconds
                 var parsed = started
-                analysis = try ArenaParse.withTree(of: source) { tree in
-                    parsed = DispatchTime.now().uptimeNanoseconds
-                    return engine.analyze(tree: tree, file: file.displayPath)
-                }
+                analysis = try parse(source, path: file.displayPath) { _ in parsed = DispatchTime.now().uptimeNanoseconds }.analysis
                 if let trace {
                     let analyzed = DispatchTime.now().uptimeNanoseconds
                     let memory = ArenaParse.lastParseBytes
@@ -129,6 +130,28 @@ extension ProjectScanner {
         }
         return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil,
                                   relevant: treatment.relevant, parsed: true, later: treatment.later))
+    }
+
+    /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its
+    /// files with the same checks): why the text is refused (over the size limit, or not Swift text:
+    /// `SourceReader.refusal`), else the select step's decision (`FileSelector.decide`: the word
+    /// screen first, the closer reading only of a file it lets through).
+    public func screen(_ bytes: [UInt8], path: String) -> Result<FileDecision, SourceReader.Failure> {
+        if bytes.count > Self.maximumFileSize {
+            return .failure(SourceReader.Failure(kind: .tooLarge, detail: "\(bytes.count / (1 << 20)) MB is over the \(Self.maximumFileSize >> 20) MB limit: skipped"))
+        }
+        if let failure = SourceReader.refusal(of: bytes) { return .failure(failure) }
+        return .success(selector.decide(bytes, path: path))
+    }
+
+    /// The per-file step's parse, for `scan` and `progress` alike: the text parsed in this thread's
+    /// arena (`ArenaParse`) and analyzed by the engine; `alsoRead` reads the tree before the arena
+    /// takes it back (progress counts the new components' uses there). Throws when the parser gives up.
+    public func parse<Extra>(_ source: SourceText, path: String, alsoRead: (Tree) -> Extra) throws -> (analysis: FileAnalysis, extra: Extra) {
+        try ArenaParse.withTree(of: source) { tree in
+            let extra = alsoRead(tree)
+            return (engine.analyze(tree: tree, file: path), extra)
+        }
     }
 }
 
