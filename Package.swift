@@ -107,6 +107,8 @@ let package = Package(
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        // docs/architecture.md's module graph against the imports of Sources/ and this file.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )
