@@ -1,8 +1,10 @@
-// AuditScan: the scan's pipeline over files. It owns discover (SourceDiscovery: the walk, .gitignore,
-// the project root's scope), reading (SourceReader), the workers that parse in parallel (an arena
-// each), the per-file cache, and the order of the steps: discover -> select (asks AuditSelect) ->
-// parse -> match (asks the rule engine) -> resolve (the engine, across files). It must not know
-// what the rules look for or how files are selected, print, or write anything but its cache.
+// AuditScan: the scan's pipeline over files. It owns discover (SourceDiscovery: the walk, .gitignore
+// through AuditGit's GitIgnored, the project root's scope), reading (SourceReader), the per-file step
+// (screen, then parse in the worker's arena and analyze; `progress` takes its blobs through it too),
+// the workers that run it in parallel, the per-file cache, and the order of the steps: discover ->
+// select (asks AuditSelect) -> parse -> match (asks the rule engine) -> resolve (the engine, across
+// files). It must not know what the rules look for or how files are selected, start git itself,
+// print, or write anything but its cache.
 
 import AuditModel
 import AuditProject
@@ -36,7 +38,7 @@ public struct ProjectScanner {
         prefilter: Bool = true, cache: ResultCache? = nil
     ) {
         self.engine = engine
-        selector = FileSelector(engine)
+        selector = FileSelector(engine.selectionNeeds)
         self.discovery = discovery
         self.jobs = max(1, jobs)
         self.prefilter = prefilter
