@@ -56,7 +56,7 @@ let package = Package(
         // Everything asked of git: ignored files, the changes since a base, history without a checkout.
         .target(name: "AuditGit", dependencies: ["ChildProcess"]),
         // Walking source trees, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditGit", "SwiftGrammar", "TreeSitter"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditGit", "TreeSitter"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.

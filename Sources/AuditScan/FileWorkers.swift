@@ -3,7 +3,6 @@ import AuditRules
 import AuditSelect
 import Dispatch
 import Foundation
-import SwiftGrammar
 import TreeSitter
 
 /// The scan's workers: reading, selecting and parsing files on every core, each file's outcome, and
