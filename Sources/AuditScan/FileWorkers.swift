@@ -15,20 +15,28 @@ extension ProjectScanner {
         var analysis: FileAnalysis
         /// Its text, kept when it may hold findings: for the lines reports show, and for a fix.
         var source: SourceText?
-        /// Whether the select step chose it (its syntax errors are reported; see `scanFiles`).
-        var relevant: Bool
+        /// Where the select step has put it; the follow-up moves a file from `later` to `chosen`.
+        var choice: Choice
         /// Whether `analysis` comes from a parse (with the prefilter off, every file is parsed).
         var parsed: Bool
-        /// Left for later by the select step: decided once the first files are parsed.
-        var later: Bool
 
-        init(analysis: FileAnalysis, source: SourceText?, relevant: Bool, parsed: Bool, later: Bool) {
+        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool) {
             self.analysis = analysis
             self.source = source
-            self.relevant = relevant
+            self.choice = choice
             self.parsed = parsed
-            self.later = later
         }
+    }
+
+    /// The select step's verdict on a file as the passes keep it.
+    enum Choice {
+        /// Chosen (by its words, or by the follow-up): its syntax errors are reported (see `scanFiles`).
+        case chosen
+        /// Left for later: decided once the first files are parsed (`followUp`).
+        case later
+        /// Neither: not parsed, or parsed only for what it declares (a manifest, or every file with
+        /// the prefilter off).
+        case notChosen
     }
 
     enum Outcome {
@@ -36,11 +44,10 @@ extension ProjectScanner {
         case skipped(FileProblem)
     }
 
-    /// How a file is to be treated: parsed or not, chosen by the select step or not.
+    /// How a file is to be treated: parsed or not, and the select step's verdict.
     struct Treatment {
         let parse: Bool
-        let relevant: Bool
-        let later: Bool
+        let choice: Choice
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -104,8 +111,8 @@ extension ProjectScanner {
         }
         let treatment = treat(bytes, file)
         guard treatment.parse else {
-            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      later: treatment.later))
+            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
+                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
         }
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -120,15 +127,14 @@ extension ProjectScanner {
                 if let trace {
                     let analyzed = DispatchTime.now().uptimeNanoseconds
                     let memory = ArenaParse.lastParseBytes
-                    trace("parsed \(treatment.relevant ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
+                    trace("parsed \(treatment.choice == .chosen ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
                 }
                 cache?.store(analysis, for: file, bytes: source.bytes)
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
-        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil,
-                                  relevant: treatment.relevant, parsed: true, later: treatment.later))
+        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true))
     }
 
     /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its
