@@ -49,18 +49,20 @@ let package = Package(
         ),
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
-        // The select step: which files need parsing, now and in later rounds, from what the rules need.
-        .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditModel", "SwiftGrammar", "TreeSitter", "CWordStarts"]),
+        // The select step: which files need parsing, now and after the first parses, from what the rules need.
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
-        // Walking source trees, ignore files, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "SwiftGrammar", "TreeSitter", "ChildProcess"]),
+        // Everything asked of git: ignored files, the changes since a base, history without a checkout.
+        .target(name: "AuditGit", dependencies: ["ChildProcess"]),
+        // Walking source trees, reading files, and running the rules on each.
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditGit", "TreeSitter"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
         .target(name: "AuditConfig", dependencies: ["AuditModel", "AuditRules", .product(name: "Yams", package: "Yams")]),
         // Fingerprints, baseline files, and what changed since a git ref: which findings are new.
-        .target(name: "AuditBaseline", dependencies: ["AuditModel", "ChildProcess"]),
+        .target(name: "AuditBaseline", dependencies: ["AuditModel", "AuditGit"]),
         // Turning findings into text and JSON reports.
         .target(name: "AuditReport", dependencies: ["AuditModel", "AuditProgress"]),
         // The scan and the fix as named steps, from the command line's choices to a result; never
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "Audit",
             dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
-                           "AuditProgress", "ChildProcess", "SwiftGrammar", "TreeSitter"]
+                           "AuditProgress", "AuditGit", "SwiftGrammar", "TreeSitter"]
         ),
         // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
@@ -95,15 +97,19 @@ let package = Package(
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
         .testTarget(name: "AuditProjectTests", dependencies: ["AuditProject"]),
-        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
-        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
-        .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "CTreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        // The select step, and that it never changes a scan's report (so the scanner and the reports too).
+        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditGit", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "AuditProgress", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),
-        .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter", "ChildProcess"]),
+        .testTarget(name: "AuditBaselineTests", dependencies: ["AuditBaseline", "AuditModel", "AuditRules", "TreeSitter"]),
+        .testTarget(name: "AuditGitTests", dependencies: ["AuditGit", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        // docs/architecture.md's module graph against the imports of Sources/ and this file.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "LoadAuditCLITests", dependencies: ["LoadAuditCLI", "AuditModel", "LoadAuditTestSupport", .product(name: "Yams", package: "Yams")]),
     ]
 )

@@ -26,7 +26,7 @@ import SwiftGrammar
 import TreeSitter
 
 private let engine = RuleEngine(ruleSet: .builtIn())
-private let selector = FileSelector(engine)
+private let selector = FileSelector(engine.selectionNeeds)
 /// Walks whole trees: the reference for the engine's walks, which skip subtrees without their words.
 private let wholeWalks = RuleEngine(ruleSet: .builtIn(), skipsUnmarkedSubtrees: false)
 private var parser: Parser?

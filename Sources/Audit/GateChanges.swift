@@ -1,4 +1,5 @@
 import AuditBaseline
+import AuditGit
 import AuditConfig
 import AuditModel
 import AuditRules

@@ -1,4 +1,5 @@
 import AuditBaseline
+import AuditGit
 import AuditConfig
 import AuditModel
 import AuditRules
@@ -151,7 +152,7 @@ extension Audit {
             result.findings = (result.findings + findings).sorted(by: Finding.reportOrder)
             result.absolutePaths.merge(absolutePaths) { current, _ in current }
             if !findings.isEmpty, !result.ruleIds.contains(GateChanges.ruleId) { result.ruleIds.append(GateChanges.ruleId) }
-        } catch let error as GitChangesError {
+        } catch let error as GitError {
             throw AuditError(error.description)
         }
     }

@@ -1,5 +1,6 @@
 // AuditBaseline: which findings are new. It owns fingerprints (a stable hash: a file format), the
-// baseline file, and what changed since a git ref (GitChanges). It must not scan or render.
+// baseline file, and marking the findings on lines unchanged since a git ref (from AuditGit's
+// GitChanges). It must not scan, render, or start git itself.
 
 import AuditModel
 import Foundation

@@ -3,7 +3,6 @@ import AuditRules
 import AuditSelect
 import Dispatch
 import Foundation
-import SwiftGrammar
 import TreeSitter
 
 /// The scan's workers: reading, selecting and parsing files on every core, each file's outcome, and
@@ -16,20 +15,28 @@ extension ProjectScanner {
         var analysis: FileAnalysis
         /// Its text, kept when it may hold findings: for the lines reports show, and for a fix.
         var source: SourceText?
-        /// Whether the select step chose it (its syntax errors are reported; see `scanFiles`).
-        var relevant: Bool
+        /// Where the select step has put it; the follow-up moves a file from `later` to `chosen`.
+        var choice: Choice
         /// Whether `analysis` comes from a parse (with the prefilter off, every file is parsed).
         var parsed: Bool
-        /// Left for later by the select step: decided once the first files are parsed.
-        var later: Bool
 
-        init(analysis: FileAnalysis, source: SourceText?, relevant: Bool, parsed: Bool, later: Bool) {
+        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool) {
             self.analysis = analysis
             self.source = source
-            self.relevant = relevant
+            self.choice = choice
             self.parsed = parsed
-            self.later = later
         }
+    }
+
+    /// The select step's verdict on a file as the passes keep it.
+    enum Choice {
+        /// Chosen (by its words, or by the follow-up): its syntax errors are reported (see `scanFiles`).
+        case chosen
+        /// Left for later: decided once the first files are parsed (`followUp`).
+        case later
+        /// Neither: not parsed, or parsed only for what it declares (a manifest, or every file with
+        /// the prefilter off).
+        case notChosen
     }
 
     enum Outcome {
@@ -37,11 +44,10 @@ extension ProjectScanner {
         case skipped(FileProblem)
     }
 
-    /// How a file is to be treated: parsed or not, chosen by the select step or not.
+    /// How a file is to be treated: parsed or not, and the select step's verdict.
     struct Treatment {
         let parse: Bool
-        let relevant: Bool
-        let later: Bool
+        let choice: Choice
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -92,17 +98,21 @@ extension ProjectScanner {
         case .failure(let failure):
             return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
         case .success(let read):
-            if let failure = SourceReader.refusal(of: read.bytes) {
-                return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), read.identity)
-            }
-            return (analyze(file, bytes: read.bytes, treatment: treat(read.bytes, file)), read.identity)
+            return (analyze(file, bytes: read.bytes, treat: treat), read.identity)
         }
     }
 
-    private func analyze(_ file: SourceFileReference, bytes: [UInt8], treatment: Treatment) -> Outcome {
+    /// The per-file step once a file's bytes are read: refused unless Swift text; treated as `treat`
+    /// says (the select step's decision); when parsed, analyzed (`parse(_:path:alsoRead:)`), or taken
+    /// from the cache.
+    private func analyze(_ file: SourceFileReference, bytes: [UInt8], treat: ([UInt8], SourceFileReference) -> Treatment) -> Outcome {
+        if let failure = SourceReader.refusal(of: bytes) {
+            return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
+        }
+        let treatment = treat(bytes, file)
         guard treatment.parse else {
-            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil, relevant: false, parsed: false,
-                                      later: treatment.later))
+            return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
+                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
         }
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -113,22 +123,40 @@ extension ProjectScanner {
             do {
                 let started = DispatchTime.now().uptimeNanoseconds
                 var parsed = started
-                analysis = try ArenaParse.withTree(of: source) { tree in
-                    parsed = DispatchTime.now().uptimeNanoseconds
-                    return engine.analyze(tree: tree, file: file.displayPath)
-                }
+                analysis = try parse(source, path: file.displayPath) { _ in parsed = DispatchTime.now().uptimeNanoseconds }.analysis
                 if let trace {
                     let analyzed = DispatchTime.now().uptimeNanoseconds
                     let memory = ArenaParse.lastParseBytes
-                    trace("parsed \(treatment.relevant ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
+                    trace("parsed \(treatment.choice == .chosen ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
                 }
                 cache?.store(analysis, for: file, bytes: source.bytes)
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
-        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil,
-                                  relevant: treatment.relevant, parsed: true, later: treatment.later))
+        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true))
+    }
+
+    /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its
+    /// files with the same checks): why the text is refused (over the size limit, or not Swift text:
+    /// `SourceReader.refusal`), else the select step's decision (`FileSelector.decide`: the word
+    /// screen first, the closer reading only of a file it lets through).
+    public func screen(_ bytes: [UInt8], path: String) -> Result<FileDecision, SourceReader.Failure> {
+        if bytes.count > Self.maximumFileSize {
+            return .failure(SourceReader.Failure(kind: .tooLarge, detail: "\(bytes.count / (1 << 20)) MB is over the \(Self.maximumFileSize >> 20) MB limit: skipped"))
+        }
+        if let failure = SourceReader.refusal(of: bytes) { return .failure(failure) }
+        return .success(selector.decide(bytes, path: path))
+    }
+
+    /// The per-file step's parse, for `scan` and `progress` alike: the text parsed in this thread's
+    /// arena (`ArenaParse`) and analyzed by the engine; `alsoRead` reads the tree before the arena
+    /// takes it back (progress counts the new components' uses there). Throws when the parser gives up.
+    public func parse<Extra>(_ source: SourceText, path: String, alsoRead: (Tree) -> Extra) throws -> (analysis: FileAnalysis, extra: Extra) {
+        try ArenaParse.withTree(of: source) { tree in
+            let extra = alsoRead(tree)
+            return (engine.analyze(tree: tree, file: path), extra)
+        }
     }
 }
 

@@ -1,8 +1,10 @@
-// AuditScan: the scan's pipeline over files. It owns discover (SourceDiscovery: the walk, .gitignore,
-// the project root's scope), reading (SourceReader), the workers that parse in parallel (an arena
-// each), the per-file cache, and the order of the steps: discover -> select (asks AuditSelect) ->
-// parse -> match (asks the rule engine) -> resolve (the engine, across files). It must not know
-// what the rules look for or how files are selected, print, or write anything but its cache.
+// AuditScan: the scan's pipeline over files. It owns discover (SourceDiscovery: the walk, .gitignore
+// through AuditGit's GitIgnored, the project root's scope), reading (SourceReader), the per-file step
+// (screen, then parse in the worker's arena and analyze; `progress` takes its blobs through it too),
+// the workers that run it in parallel, the per-file cache, and the order of the steps: discover ->
+// select (asks AuditSelect) -> parse -> match (asks the rule engine) -> resolve (the engine, across
+// files). It must not know what the rules look for or how files are selected, start git itself,
+// print, or write anything but its cache.
 
 import AuditModel
 import AuditProject
@@ -36,7 +38,7 @@ public struct ProjectScanner {
         prefilter: Bool = true, cache: ResultCache? = nil
     ) {
         self.engine = engine
-        selector = FileSelector(engine)
+        selector = FileSelector(engine.selectionNeeds)
         self.discovery = discovery
         self.jobs = max(1, jobs)
         self.prefilter = prefilter
@@ -153,7 +155,8 @@ public struct ProjectScanner {
         let selector = self.selector, prefilter = self.prefilter
         var first = analyze(workers: jobs, tick: tick, take: feed.take, treat: { bytes, file in
             let decision = selector.decide(bytes, path: file.displayPath)
-            return Treatment(parse: decision == .parse || decision == .manifest || !prefilter, relevant: decision == .parse, later: decision == .later)
+            return Treatment(parse: decision == .parse || decision == .manifest || !prefilter,
+                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen)
         })
         // Found in walk order; reported in path order.
         let (found, walk) = feed.finished()
@@ -170,7 +173,11 @@ public struct ProjectScanner {
         if let trace {
             var skipped = 0, later = 0, parsed = 0, manifests = 0
             for case .analyzed(let analyzed)? in outcomes {
-                if analyzed.relevant { parsed += 1 } else if analyzed.later { later += 1 } else if analyzed.parsed { manifests += 1 } else { skipped += 1 }
+                switch analyzed.choice {
+                case .chosen: parsed += 1
+                case .later: later += 1
+                case .notChosen: if analyzed.parsed { manifests += 1 } else { skipped += 1 }
+                }
             }
             trace("read every file (\(skipped) skipped by their words, \(later) left for later, \(parsed) chosen and parsed, \(manifests) manifests parsed for their modules) at \(clock.elapsed())")
         }
@@ -186,11 +193,11 @@ public struct ProjectScanner {
         var analyses: [FileAnalysis] = [], paths: [String] = [], later: [Int] = []
         for index in files.indices {
             guard case .analyzed(let analyzed)? = outcomes[index] else { continue }
-            if analyzed.relevant {
+            if analyzed.choice == .chosen {
                 analyses.append(analyzed.analysis)
                 paths.append(files[index].absolutePath)
             }
-            if analyzed.later { later.append(index) }
+            if analyzed.choice == .later { later.append(index) }
         }
         guard !later.isEmpty else { return }
         let model = Self.projectModel(analyses, at: paths, walk: walk)
@@ -217,7 +224,7 @@ public struct ProjectScanner {
         for (item, wants) in wanted.enumerated() where wants == true { chosen.append(asked[item].index) }
         trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) read again, at \(clock.elapsed()))")
         guard prefilter else {
-            for index in chosen { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.relevant = true } }
+            for index in chosen { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.choice = .chosen } }
             return
         }
         // Largest first: the step ends when its last file is parsed, and a large file taken last would
@@ -227,7 +234,7 @@ public struct ProjectScanner {
             return stat(files[index].absolutePath, &info) == 0 ? Int(info.st_size) : 0
         }
         let order = chosen.indices.sorted { (sizes[$0], chosen[$1]) > (sizes[$1], chosen[$0]) }.map { chosen[$0] }
-        var parsed = analyzeAll(files, indices: order, tick: nil, treat: { _, _ in Treatment(parse: true, relevant: true, later: false) })
+        var parsed = analyzeAll(files, indices: order, tick: nil, treat: { _, _ in Treatment(parse: true, choice: .chosen) })
         while let (index, outcome, _) = parsed.popLast() { outcomes[index] = outcome }
     }
 
@@ -270,7 +277,7 @@ public struct ProjectScanner {
                 let analysis = analyzed.analysis
                 collected.analyses.append(analysis)
                 collected.analysisPaths.append(reference.absolutePath)
-                if inScope, analyzed.relevant, let first = analysis.syntaxErrors.first {
+                if inScope, analyzed.choice == .chosen, let first = analysis.syntaxErrors.first {
                     collected.filesWithParseErrors += 1
                     let more = analysis.syntaxErrors.count > 1 ? " (and \(analysis.syntaxErrors.count - 1) more)" : ""
                     collected.problems.append(FileProblem(file: analysis.file, kind: .syntaxError, line: first.line, column: first.column,

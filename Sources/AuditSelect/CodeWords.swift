@@ -44,9 +44,6 @@ public struct CodeWords: Sendable {
         self.positions = positions.found
     }
 
-    /// Whether `word` (one name) is used in code.
-    public func usesInCode(_ word: String) -> Bool { code.contains(WordHash.ofName(word)) }
-
     /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
     /// comments and strings, or in a comment for a name in `commentNames` (the suppression marker's).
     /// Names in `notCounting` count as unused.

@@ -114,9 +114,6 @@ public struct FileSelector: Sendable {
         groupKinds = groups.map(\.kind)
     }
 
-    /// The selector for an engine's rules.
-    public init(_ engine: RuleEngine) { self.init(engine.selectionNeeds) }
-
     /// Words one of which a file must use in code to be parsed on sight: the components' names, the
     /// label components, suppression and re-export markers.
     public var triggerWords: [String] { needs.triggerWords }

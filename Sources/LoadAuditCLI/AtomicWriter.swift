@@ -99,11 +99,6 @@ public enum AtomicWriter {
         }
     }
 
-    /// Whether a file name is one of AtomicWriter's temporary files.
-    public static func isTemporaryName(_ name: String) -> Bool {
-        name.range(of: #"^\..+\.loadaudit-[0-9]+-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
-    }
-
     static func realPath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }

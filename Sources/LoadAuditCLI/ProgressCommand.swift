@@ -6,7 +6,7 @@ import Foundation
 
 extension ProgressFormat: ExpressibleByArgument {}
 
-struct Progress: ParsableCommand {
+struct ProgressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "progress",
         abstract: "How far the migration is along, over the git history: findings and adoption per sample.",

@@ -45,8 +45,6 @@ public struct SwiftCall {
         arguments.first { $0.label == label }
     }
 
-    public var unlabelledArguments: [CallArgument] { arguments.filter { $0.label == nil } }
-
     /// The called name: `Text` for `Text(...)` and for `SwiftUI.Text(...)`.
     public var calleeName: String? { SwiftExpressions.lastName(of: callee) }
 

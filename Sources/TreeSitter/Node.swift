@@ -1,4 +1,3 @@
-import CParseArena
 import CTreeSitter
 #if canImport(Glibc)
 import Glibc
@@ -156,13 +155,6 @@ public struct Node {
 
     private var slowAncestors: [Node] {
         Array(sequence(first: self, next: { $0.parent }).dropFirst())
-    }
-
-    /// The tree's S-expression for this node, as the C library prints it (for tests and debugging).
-    public var sExpression: String {
-        guard let string = ts_node_string(raw) else { return "" }
-        defer { loadaudit_arena_free(string) }
-        return String(cString: string)
     }
 
     /// Like `walk`, and also hands the visitor the path to the node from this node, outermost first

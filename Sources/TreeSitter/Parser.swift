@@ -43,17 +43,6 @@ public struct Language: @unchecked Sendable {
 
     public var abiVersion: Int { Int(ts_language_version(pointer)) }
 
-    /// Whether the grammar has a node type of this name, named (`call_expression`) or anonymous (`"("`).
-    public func hasNodeType(_ name: String, named: Bool) -> Bool {
-        ts_language_symbol_for_name(pointer, name, UInt32(name.utf8.count), named) != 0
-    }
-
-    /// The names of the fields a child can hang under.
-    public var fieldNames: Set<String> {
-        Set((0...ts_language_field_count(pointer)).compactMap { id in
-            ts_language_field_name_for_id(pointer, TSFieldId(id)).map { String(cString: $0) }
-        })
-    }
 }
 
 /// Turns UTF-8 source into syntax trees. A parser is not thread-safe: use one per thread.

@@ -1,3 +1,4 @@
+import AuditGit
 import AuditModel
 import AuditRules
 @testable import AuditScan

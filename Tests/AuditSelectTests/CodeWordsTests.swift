@@ -5,6 +5,11 @@ import XCTest
 
 /// `CodeWords` decides that a trigger word's file need not be parsed: it may never call code a comment
 /// or a string, and where it cannot be sure it must say so (nil).
+extension CodeWords {
+    /// Whether `word` (one name) is used in code.
+    func usesInCode(_ word: String) -> Bool { code.contains(WordHash.ofName(word)) }
+}
+
 final class CodeWordsTests: XCTestCase {
     private func words(_ text: String) -> CodeWords? { CodeWords(bytes: Array(text.utf8)) }
 
@@ -195,13 +200,13 @@ final class CodeWordsTests: XCTestCase {
         }
         for body in unparsed {
             let bytes = file(body)
-            XCTAssertFalse(FileSelector(engine).usesATriggerWordInCode(bytes), body)
+            XCTAssertFalse(FileSelector(engine.selectionNeeds).usesATriggerWordInCode(bytes), body)
             let analysis = engine.analyze(tree: try parser.parse(SourceText(bytes: bytes)), file: "Upload.swift")
             XCTAssertEqual(analysis.candidates.map(\.finding.ruleId), [], body)
         }
         for body in parsed {
             let bytes = file(body)
-            XCTAssertTrue(FileSelector(engine).usesATriggerWordInCode(bytes), body)
+            XCTAssertTrue(FileSelector(engine.selectionNeeds).usesATriggerWordInCode(bytes), body)
         }
     }
 
@@ -209,9 +214,9 @@ final class CodeWordsTests: XCTestCase {
     /// suppression must still be reported (AuditRulesTests checks the report).
     func testASuppressionInABlockCommentMakesTheFileWorthParsing() {
         let bytes = Array("import SwiftUI\n/* loadaudit:ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn())).usesATriggerWordInCode(bytes))
+        XCTAssertTrue(FileSelector(RuleEngine(ruleSet: .builtIn()).selectionNeeds).usesATriggerWordInCode(bytes))
         let plain = Array("import SwiftUI\n/* ignore themed-spinner */\nlet x = 1\n".utf8)
-        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn())).usesATriggerWordInCode(plain))
+        XCTAssertFalse(FileSelector(RuleEngine(ruleSet: .builtIn()).selectionNeeds).usesATriggerWordInCode(plain))
     }
 
     /// Where names stand: called, set after a dot, marked as an attribute or a conformance. Each set

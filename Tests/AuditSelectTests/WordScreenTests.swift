@@ -17,12 +17,12 @@ final class WordScreenTests: XCTestCase {
     }()
 
     private func decision(_ text: String, _ engine: RuleEngine? = nil) -> FileDecision {
-        FileSelector(engine ?? self.engine).decide(Array(text.utf8), path: "View.swift")
+        FileSelector((engine ?? self.engine).selectionNeeds).decide(Array(text.utf8), path: "View.swift")
     }
 
     /// Whether the screen of `engine`'s words sees any of them (comments and strings count).
     private func wordScreen(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
-        let selector = FileSelector(engine ?? componentsOnly)
+        let selector = FileSelector((engine ?? componentsOnly).selectionNeeds)
         guard let sieve = WordSieve(groups: selector.triggerWords.map { [$0] } + [["Text"], ["Label"], ["asyncAfter"], ["sleep"], ["scheduledTimer"]]) else { return true }
         return Array(text.utf8).withUnsafeBufferPointer { !sieve.groupsAppearing(in: $0).isEmpty }
     }
@@ -100,7 +100,7 @@ final class WordScreenTests: XCTestCase {
         ]
         for text in counted { XCTAssertEqual(decision(text), .parse, text) }
         // A manifest is always read.
-        XCTAssertEqual(FileSelector(componentsOnly).decide(Array("let package = Package(name: \"A\")\n".utf8), path: "Kit/Package.swift"), .manifest)
+        XCTAssertEqual(FileSelector(componentsOnly.selectionNeeds).decide(Array("let package = Package(name: \"A\")\n".utf8), path: "Kit/Package.swift"), .manifest)
     }
 
     func testTheScreenSeesWordsAnywhere() {
@@ -112,7 +112,7 @@ final class WordScreenTests: XCTestCase {
 
     /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
     func testEveryWordIsSeenAtEveryOffset() {
-        let words = FileSelector(componentsOnly).triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
+        let words = FileSelector(componentsOnly.selectionNeeds).triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
         for word in words {
             for offset in 0..<6 {
                 let before = String(repeating: " ", count: offset)
@@ -189,7 +189,7 @@ final class WordScreenTests: XCTestCase {
     func testTheFingerprintsPassOverNoWordStart() throws {
         let rotation = try XCTUnwrap(engine.selectionNeeds.rotation)
         let rotationWords = rotation.clockCalls.union(rotation.publishers.keys).union(rotation.displayNames).union(rotation.observableState).union(rotation.randomPicks)
-        let builtIn = FileSelector(engine).triggerWords.map { [$0] } + rotationWords.sorted().map { [$0] }
+        let builtIn = FileSelector(engine.selectionNeeds).triggerWords.map { [$0] } + rotationWords.sorted().map { [$0] }
         try checkFingerprints(groups: builtIn, lookAlikes: [
             "TextField", "Texts", "TimelineViews", "asleep", "sleepy", "public", "publisher", "async", "asyncAfterDelay", "enumerated", "switches",
             "ProgressViewStyle", "Progress", "Loading", "LoadingView", "UIActivity", "Timers", "onReceived", "scheduled", "_export",

@@ -220,7 +220,7 @@ final class MutationTests: XCTestCase {
             // A file the select step does not choose holds no clock that counts and nothing to report on its own.
             let problems = FileSelector.textProblems(mutant.bytes)
             if problems.firstInvalidUTF8 == nil, (problems.firstNUL ?? .max) >= 8192,
-               FileSelector(engine).decide(mutant.bytes, path: "Mutant.swift") != .parse {
+               FileSelector(engine.selectionNeeds).decide(mutant.bytes, path: "Mutant.swift") != .parse {
                 let tree = try Parser().parse(SourceText(bytes: mutant.bytes))
                 let analysis = engine.analyze(tree: tree, file: "Mutant.swift")
                 XCTAssertFalse(analysis.rotation?.isAnchor ?? false, "\(mutant.label): a clock that counts in a file not chosen")

@@ -82,11 +82,15 @@ final class NodeNavigationTests: XCTestCase {
         XCTAssertNil(tree.rootNode.parent)
     }
 
-    func testSExpressionIsTheCLibraryRendering() throws {
+    /// The tests' rendering of a tree (TestSupport.swift), which the arena and isolation tests compare:
+    /// every node, anonymous ones quoted, with its bytes and the field it hangs under.
+    func testTheTestsRenderingShowsEveryNodeWithItsBytesAndField() throws {
         let tree = try Parser().parse("let v = ProgressView()")
-        XCTAssertTrue(tree.rootNode.sExpression.hasPrefix("(source_file"), tree.rootNode.sExpression)
+        XCTAssertTrue(tree.rootNode.sExpression.hasPrefix("(source_file 0-22 (property_declaration 0-22"), tree.rootNode.sExpression)
         let call = try XCTUnwrap(tree.rootNode.firstDescendant(ofType: "call_expression"))
-        XCTAssertTrue(call.sExpression.hasPrefix("(call_expression (simple_identifier)"), call.sExpression)
+        XCTAssertEqual(call.sExpression, #"(call_expression 8-22 (simple_identifier 8-20) (call_suffix 20-22 (value_arguments 20-22 ("(" 20-21) (")" 21-22))))"#)
+        let navigation = try XCTUnwrap(try Parser().parse("a.b").rootNode.firstDescendant(ofType: "navigation_expression"))
+        XCTAssertTrue(navigation.sExpression.contains("target: (simple_identifier 0-1)"), navigation.sExpression)
     }
 }
 

@@ -35,7 +35,7 @@ final class ParserTests: XCTestCase {
 
     func testEmptySourceGivesAnEmptySourceFile() throws {
         let tree = try Parser().parse("")
-        XCTAssertEqual(tree.rootNode.sExpression, "(source_file)")
+        XCTAssertEqual(tree.rootNode.sExpression, "(source_file 0-0)")
         XCTAssertFalse(tree.rootNode.hasError)
         XCTAssertEqual(tree.rootNode.childCount, 0)
         XCTAssertEqual(tree.rootNode.endPosition, TextPosition(line: 1, column: 1))

@@ -14,6 +14,23 @@ extension Node {
     func firstDescendant(ofType type: String) -> Node? {
         descendants(ofType: type).first
     }
+
+    /// This subtree as an S-expression of every node (anonymous ones too) with its field and bytes:
+    /// what two parses of the same text must agree on.
+    var sExpression: String {
+        var text = ""
+        func write(_ node: Node, field: String?) {
+            if let field { text += field + ": " }
+            text += "(\(node.isNamed ? node.type : "\"\(node.type)\"") \(node.startByte)-\(node.endByte)\(node.isMissing ? " MISSING" : "")"
+            for (child, name) in node.childrenWithFields {
+                text += " "
+                write(child, field: name)
+            }
+            text += ")"
+        }
+        write(self, field: nil)
+        return text
+    }
 }
 
 /// The UTF-8 offset of the first occurrence of `needle`, so tests state positions by content, not by counting bytes.

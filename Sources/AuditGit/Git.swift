@@ -1,0 +1,32 @@
+// AuditGit: everything loadaudit asks git, and the only module that starts it (through ChildProcess):
+// what git ignores below a folder (GitIgnored, for the walk), the lines changed since a merge base and
+// the files at it (GitChanges, for --diff-base and the gate), and a repository's history read without
+// a checkout (GitHistory: first-parent commits, a commit's files, blobs' bytes, for progress).
+// It must not know findings, rules or reports: it answers in paths, lines, commits and bytes, and
+// its callers decide what they mean.
+
+import ChildProcess
+import Foundation
+
+/// What git said when it failed (its standard error), or that it is not installed.
+public struct GitError: Error, Equatable, CustomStringConvertible {
+    public let problem: String
+    public var description: String { problem }
+
+    public init(problem: String) { self.problem = problem }
+}
+
+/// Runs git and returns its standard output, or throws with its standard error.
+public enum Git {
+    public static var executable: String? { ChildProcess.executable(named: "git") }
+
+    @discardableResult
+    public static func run(_ arguments: [String], in folder: String) throws -> String {
+        guard let git = executable else { throw GitError(problem: "git is not installed (not on PATH)") }
+        let outcome = try ChildProcess.run(git, ["-C", folder] + arguments)
+        guard outcome.status == 0 else {
+            throw GitError(problem: String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return String(decoding: outcome.output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,19 @@
+import TreeSitter
+
+extension SwiftWords {
+    /// How often each of `names` is used in code in `tree`: identifiers (never comments or strings),
+    /// as whole words, not the names of their own declarations. (`progress` counts the new
+    /// components' uses with it.)
+    public static func uses(of names: Set<String>, in tree: Tree) -> [String: Int] {
+        var uses: [String: Int] = [:]
+        tree.rootNode.walk { node in
+            guard node.type == "simple_identifier" || node.type == "type_identifier" else { return true }
+            if names.contains(node.text), isWholeWord(node.byteRange, in: tree.source.bytes) {
+                if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return false }
+                uses[node.text, default: 0] += 1
+            }
+            return false
+        }
+        return uses
+    }
+}
