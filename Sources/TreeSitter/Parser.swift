@@ -43,6 +43,12 @@ public struct Language: @unchecked Sendable {
 
     public var abiVersion: Int { Int(ts_language_version(pointer)) }
 
+    /// Whether the grammar has a node type of this name, named (`call_expression`) or anonymous (`"("`):
+    /// a rules file's `kind:` is checked with it.
+    public func hasNodeType(_ name: String, named: Bool) -> Bool {
+        ts_language_symbol_for_name(pointer, name, UInt32(name.utf8.count), named) != 0
+    }
+
 }
 
 /// Turns UTF-8 source into syntax trees. A parser is not thread-safe: use one per thread.
