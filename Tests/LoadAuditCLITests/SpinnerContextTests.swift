@@ -46,7 +46,7 @@ final class SpinnerContextTests: XCTestCase {
                       .scaleEffect(k) on the call: the size nearest to 20 pt × k
                       small (in a button's label, inline) where inside Button (any ancestor)
                       small (in a toolbar, inline) where inside ToolbarItem, ToolbarItemGroup or toolbar (any ancestor)
-                      small (inline with text) where inside HStack or Label that has Text, TextField, SecureField or Label
+                      small (inline with text) where inside HStack or Label that has Text, TextField, SecureField or Label that is not inside value_arguments
                       else medium
 
             """), run.output)
