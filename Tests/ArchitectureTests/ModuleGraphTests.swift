@@ -136,6 +136,21 @@ final class ModuleGraphTests: XCTestCase {
     }
 
     /// The parts of the test read what they should (or each would pass on nothing).
+    /// No Swift file of Sources/ is over 500 lines: a file a reader takes in whole, split where the
+    /// code has a seam (the generated rules are one file per rules file for the same reason).
+    func testNoSourceFileIsOverFiveHundredLines() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        XCTAssertGreaterThan(files.count, 50)
+        var long: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let count = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+            if count > 500 { long.append("\(file.path.dropFirst(sources.path.count + 1)): \(count) lines") }
+        }
+        XCTAssertEqual(long.sorted(), [])
+    }
+
     func testTheReadersFindWhatIsThere() throws {
         XCTAssertTrue(try Self.imports(of: "TreeSitter").isSuperset(of: ["CTreeSitter", "CParseArena"]))
         let dependencies = try Self.packageDependencies()

@@ -28,7 +28,7 @@ final class RuleSetLoaderTests: XCTestCase {
 
     func testTheEmbeddedRulesAreTheRulesFile() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for (embedded, name) in [(BuiltInRules.loadingMigration, "loading-migration.yml"), (BuiltInRules.swiftuiDeprecations, "swiftui-deprecations.yml")] {
+        for (embedded, name) in [(BuiltInRules.loadingMigration, "loading-migration.yml"), (BuiltInRules.swiftuiDeprecations, "swiftui-deprecations.yml"), (BuiltInRules.skeletonFirst, "skeleton-first.yml")] {
             let file = try String(contentsOf: repository.appendingPathComponent("rules/" + name), encoding: .utf8)
             XCTAssertEqual(embedded + "\n", file, "run scripts/embed-rules after editing rules/\(name)")
         }
