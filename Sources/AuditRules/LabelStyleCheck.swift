@@ -25,7 +25,7 @@ struct LabelStyleCheck {
         }
         if label == nil, style.labelArguments.contains("label"), call.trailingClosures.count == 1 { label = call.trailingClosures[0] }
         guard var value = label else { return nil }
-        if value.type == "lambda_literal" {
+        if value.type == SwiftNodeType.lambdaLiteral {
             // `ProgressView { Text("...") }`: the text inside is the label.
             guard let expression = SwiftExpressions.singleExpression(of: value), let text = SwiftCall(expression),
                   let name = text.calleeName, style.labelClosures.contains(name), let first = text.arguments.first, first.label == nil else {

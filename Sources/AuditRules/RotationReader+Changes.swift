@@ -21,7 +21,7 @@ extension RotationReader {
                 noteChanges(in: code)
                 guard depth < Self.methodDepth, let owner else { continue }
                 code.body.walk { node in
-                    if node.type == "call_expression", let name = Self.calledMethodName(node) {
+                    if node.type == SwiftNodeType.callExpression, let name = Self.calledMethodName(node) {
                         for body in self.methods[owner + "." + name] ?? [] { next.append(ClockCode(body: body, clock: code.clock, waits: false)) }
                     }
                     return true
@@ -47,28 +47,28 @@ extension RotationReader {
         code.body.walk { node in
             if node.isError { return false }
             // Code that runs later, elsewhere: a nested clock's closure is that clock's.
-            if node != code.body, node.type == "lambda_literal", let call = node.parent?.parent, call.type == "call_expression",
+            if node != code.body, node.type == SwiftNodeType.lambdaLiteral, let call = node.parent?.parent, call.type == SwiftNodeType.callExpression,
                let name = SwiftCall.calleeName(of: call), self.vocabulary.clockCalls.contains(name) { return false }
-            if node.type == "call_expression", let name = SwiftCall.calleeName(of: node), self.vocabulary.waitClocks[name] != nil, code.waits {
+            if node.type == SwiftNodeType.callExpression, let name = SwiftCall.calleeName(of: node), self.vocabulary.waitClocks[name] != nil, code.waits {
                 tick += 1
                 return false
             }
-            if node.type == "await_expression" {
+            if node.type == SwiftNodeType.awaitExpression {
                 let waits = node.namedChildren.contains { inner in
                     var isWait = false
                     inner.walk { call in
-                        if call.type == "call_expression", let name = SwiftCall.calleeName(of: call), self.vocabulary.waitClocks[name] != nil { isWait = true }
+                        if call.type == SwiftNodeType.callExpression, let name = SwiftCall.calleeName(of: call), self.vocabulary.waitClocks[name] != nil { isWait = true }
                         return !isWait
                     }
                     return isWait
                 }
                 if !waits { afterWork = true }
             }
-            guard node.type == "assignment", !node.hasError, let target = node.child(byField: "target"),
-                  let result = node.child(byField: "result"), let path = Self.path(of: target.namedChildren.last ?? target) else { return true }
-            let operation = node.child(byField: "operator")?.text ?? "="
+            guard node.type == SwiftNodeType.assignment, !node.hasError, let target = node.child(byField: SwiftField.target),
+                  let result = node.child(byField: SwiftField.result), let path = Self.path(of: target.namedChildren.last ?? target) else { return true }
+            let operation = node.child(byField: SwiftField.operator)?.text ?? "="
             var shape: RotationFacts.ValueShape
-            if afterWork || Self.contains(result, type: "await_expression") || Self.contains(result, type: "try_expression") {
+            if afterWork || Self.contains(result, type: SwiftNodeType.awaitExpression) || Self.contains(result, type: SwiftNodeType.tryExpression) {
                 shape = .other
                 setAfterWork.insert(path.description)
             } else if operation == "+=" || operation == "-=" {
@@ -101,17 +101,17 @@ extension RotationReader {
             }
             var change = RotationFacts.TimedChange(target: target, context: context(node.ancestors), shape: shape, clock: code.clock,
                                                    place: place(target.names.last ?? "", node))
-            if let result = node.child(byField: "result") { change.reads = Self.paths(in: result) }
+            if let result = node.child(byField: SwiftField.result) { change.reads = Self.paths(in: result) }
             facts.changes.append(change)
         }
     }
 
     /// Whether `value` moves `name` on: `(index + 1) % tips.count`, `index == last ? 0 : index + 1`.
     static func movesOn(_ value: Node, from name: String) -> Bool {
-        guard ["additive_expression", "multiplicative_expression", "ternary_expression", "tuple_expression"].contains(value.type) else { return false }
+        guard [SwiftNodeType.additiveExpression, SwiftNodeType.multiplicativeExpression, SwiftNodeType.ternaryExpression, SwiftNodeType.tupleExpression].contains(value.type) else { return false }
         var reads = false
         value.walk { node in
-            if node.type == "simple_identifier", node.text == name { reads = true }
+            if node.type == SwiftNodeType.simpleIdentifier, node.text == name { reads = true }
             return !reads
         }
         return reads
@@ -125,7 +125,7 @@ extension RotationReader {
         for name in Self.closureParameters(closure) { timed[name] = RotationFacts.TimeDrivenValue(clock: clock, value: .time) }
         guard !timed.isEmpty else { return }
         closure.walk { node in
-            guard node.type == "property_declaration", !node.hasError, let name = Self.boundName(node), let value = node.child(byField: "value") else { return true }
+            guard node.type == SwiftNodeType.propertyDeclaration, !node.hasError, let name = Self.boundName(node), let value = node.child(byField: SwiftField.value) else { return true }
             let reads = Self.paths(in: value).compactMap(\.names.first)
             guard reads.contains(where: { timed[$0] != nil }) else { return true }
             var shape = self.shape(of: value)

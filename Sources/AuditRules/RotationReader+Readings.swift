@@ -10,36 +10,36 @@ extension RotationReader {
     func shape(of value: Node) -> RotationFacts.ValueShape {
         if value.hasError { return .other }
         switch value.type {
-        case "tuple_expression":
+        case SwiftNodeType.tupleExpression:
             let parts = value.namedChildren.filter { !Self.isComment($0) }
             return parts.count == 1 ? shape(of: parts[0]) : .other
-        case "integer_literal":
+        case SwiftNodeType.integerLiteral:
             return .step
-        case "prefix_expression":
-            if value.child(byField: "operation")?.text == ".", let target = value.child(byField: "target"), target.type == "simple_identifier" {
+        case SwiftNodeType.prefixExpression:
+            if value.child(byField: SwiftField.operation)?.text == ".", let target = value.child(byField: SwiftField.target), target.type == SwiftNodeType.simpleIdentifier {
                 return .enumCase(target.text)
             }
             return .other
-        case "ternary_expression":
-            guard let condition = value.child(byField: "condition"), let then = value.child(byField: "if_true"), let otherwise = value.child(byField: "if_false") else { return .other }
+        case SwiftNodeType.ternaryExpression:
+            guard let condition = value.child(byField: SwiftField.condition), let then = value.child(byField: SwiftField.ifTrue), let otherwise = value.child(byField: SwiftField.ifFalse) else { return .other }
             let literals = [then, otherwise].flatMap(Self.messages(in:))
             guard Set(literals).count >= 2, literals.count == Self.branchCount(then) + Self.branchCount(otherwise) else { return .other }
             return .choice(reads: Self.paths(in: condition), messages: Set(literals).count)
-        case "nil_coalescing_expression":
+        case SwiftNodeType.nilCoalescingExpression:
             return value.namedChildren.first.map(shape(of:)) ?? .other
-        case "postfix_expression":
+        case SwiftNodeType.postfixExpression:
             // `tips.randomElement()!`
             return value.namedChildren.first.map(shape(of:)) ?? .other
-        case "call_expression":
+        case SwiftNodeType.callExpression:
             guard let call = SwiftCall(value) else { return .other }
-            if let arguments = value.namedChildren.first(where: { $0.type == "call_suffix" })?.namedChildren.first(where: { $0.type == "value_arguments" }),
+            if let arguments = value.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix })?.namedChildren.first(where: { $0.type == SwiftNodeType.valueArguments }),
                arguments.child(at: 0)?.type == "[" {
                 guard let collection = Self.path(of: call.callee) else { return .other }
                 if collection.names.last == "allCases" { return .enumCase(nil) }
                 return .element(collection: collection, index: Self.paths(in: arguments))
             }
             let name = call.calleeName ?? ""
-            if vocabulary.randomPicks.contains(name), let target = call.callee.child(byField: "target"), let collection = Self.path(of: target) {
+            if vocabulary.randomPicks.contains(name), let target = call.callee.child(byField: SwiftField.target), let collection = Self.path(of: target) {
                 return .random(collection: collection, pick: place(name, value))
             }
             if Self.textWrappers.contains(name) || (name == "String" && call.argument(labelled: "localized") != nil),
@@ -49,7 +49,7 @@ extension RotationReader {
             if name == "next" || name.hasPrefix("timeIntervalSince") { return name == "next" ? .enumCase(nil) : .time }
             if name == "Date" { return .time }
             return .other
-        case "simple_identifier", "navigation_expression", "self_expression":
+        case SwiftNodeType.simpleIdentifier, SwiftNodeType.navigationExpression, SwiftNodeType.selfExpression:
             guard let path = Self.path(of: value) else {
                 return Self.contains(value, name: "timeIntervalSince1970") || Self.contains(value, name: "timeIntervalSinceNow") ? .time : .other
             }
@@ -67,18 +67,18 @@ extension RotationReader {
     /// The plain string literals a branch of a choice ends in (`"a"`, or both of a nested `c ? "b" : "c"`).
     static func messages(in node: Node) -> [String] {
         if SwiftExpressions.isPlainStringLiteral(node) { return [node.text] }
-        if node.type == "ternary_expression", let then = node.child(byField: "if_true"), let otherwise = node.child(byField: "if_false") {
+        if node.type == SwiftNodeType.ternaryExpression, let then = node.child(byField: SwiftField.ifTrue), let otherwise = node.child(byField: SwiftField.ifFalse) {
             return messages(in: then) + messages(in: otherwise)
         }
-        if node.type == "tuple_expression", let only = node.namedChildren.first, node.namedChildren.count == 1 { return messages(in: only) }
+        if node.type == SwiftNodeType.tupleExpression, let only = node.namedChildren.first, node.namedChildren.count == 1 { return messages(in: only) }
         return []
     }
 
     static func branchCount(_ node: Node) -> Int {
-        if node.type == "ternary_expression", let then = node.child(byField: "if_true"), let otherwise = node.child(byField: "if_false") {
+        if node.type == SwiftNodeType.ternaryExpression, let then = node.child(byField: SwiftField.ifTrue), let otherwise = node.child(byField: SwiftField.ifFalse) {
             return branchCount(then) + branchCount(otherwise)
         }
-        if node.type == "tuple_expression", let only = node.namedChildren.first, node.namedChildren.count == 1 { return branchCount(only) }
+        if node.type == SwiftNodeType.tupleExpression, let only = node.namedChildren.first, node.namedChildren.count == 1 { return branchCount(only) }
         return 1
     }
 
@@ -89,18 +89,18 @@ extension RotationReader {
         var current = node
         while true {
             switch current.type {
-            case "simple_identifier":
+            case SwiftNodeType.simpleIdentifier:
                 guard isPlainName(current.text), SwiftWords.isWholeWord(current.byteRange, in: current.tree.source.bytes) else { return nil }
                 names.insert(current.text, at: 0)
                 return RotationFacts.ValuePath(names: names, fromSelf: false)
-            case "self_expression":
+            case SwiftNodeType.selfExpression:
                 return names.isEmpty ? nil : RotationFacts.ValuePath(names: names, fromSelf: true)
-            case "navigation_expression":
-                guard let suffix = current.child(byField: "suffix")?.child(byField: "suffix"), suffix.type == "simple_identifier",
-                      word(suffix) != nil, let target = current.child(byField: "target") else { return nil }
+            case SwiftNodeType.navigationExpression:
+                guard let suffix = current.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix), suffix.type == SwiftNodeType.simpleIdentifier,
+                      word(suffix) != nil, let target = current.child(byField: SwiftField.target) else { return nil }
                 names.insert(suffix.text, at: 0)
                 current = target
-            case "postfix_expression":
+            case SwiftNodeType.postfixExpression:
                 // `model!.tips` (`self?.index` is a navigation whose target is `self`)
                 guard let inner = current.namedChildren.first else { return nil }
                 current = inner
@@ -115,8 +115,8 @@ extension RotationReader {
         var found: [RotationFacts.ValuePath] = []
         node.walk { inner in
             // An implicit member (`.loading`) names no value of its own.
-            if inner.type == "prefix_expression", inner.child(byField: "operation")?.text == "." { return false }
-            if inner.type == "navigation_expression" || inner.type == "simple_identifier" || inner.type == "self_expression",
+            if inner.type == SwiftNodeType.prefixExpression, inner.child(byField: SwiftField.operation)?.text == "." { return false }
+            if inner.type == SwiftNodeType.navigationExpression || inner.type == SwiftNodeType.simpleIdentifier || inner.type == SwiftNodeType.selfExpression,
                let path = path(of: inner) {
                 found.append(path)
                 return false
@@ -143,7 +143,7 @@ extension RotationReader {
     static func contains(_ node: Node, name: String) -> Bool {
         var found = false
         node.walk { inner in
-            if inner.type == "simple_identifier", inner.text == name { found = true }
+            if inner.type == SwiftNodeType.simpleIdentifier, inner.text == name { found = true }
             return !found
         }
         return found
@@ -157,8 +157,8 @@ extension RotationReader {
         // Locals and parameters of the functions and blocks around it (inner ones first); the type's
         // own members are the resolver's business.
         for ancestor in path.reversed() {
-            guard ancestor.type != "class_declaration", ancestor.type != "protocol_declaration" else { return context }
-            guard ancestor.type == "function_declaration" || ancestor.type == "init_declaration" || ancestor.type == "statements" else { continue }
+            guard ancestor.type != SwiftNodeType.classDeclaration, ancestor.type != SwiftNodeType.protocolDeclaration else { return context }
+            guard ancestor.type == SwiftNodeType.functionDeclaration || ancestor.type == SwiftNodeType.initDeclaration || ancestor.type == SwiftNodeType.statements else { continue }
             for (name, type) in locals(of: ancestor) where context.localTypes[name] == nil { context.localTypes[name] = type }
         }
         return context
@@ -168,14 +168,14 @@ extension RotationReader {
     private mutating func locals(of node: Node) -> [(name: String, type: String)] {
         if let known = localsOf[node.startByte &* 31 &+ node.endByte] { return known }
         var found: [(name: String, type: String)] = []
-        if node.type == "statements" {
-            for statement in node.namedChildren where statement.type == "property_declaration" {
+        if node.type == SwiftNodeType.statements {
+            for statement in node.namedChildren where statement.type == SwiftNodeType.propertyDeclaration {
                 if let name = Self.boundName(statement), let type = Self.statedType(of: statement) { found.append((name, type)) }
             }
         } else {
-            for parameter in node.namedChildren where parameter.type == "parameter" {
-                if let name = parameter.namedChildren.first(where: { $0.type == "simple_identifier" }).flatMap(Self.word),
-                   let type = parameter.namedChildren.last(where: { $0.type == "user_type" })?.namedChildren.last(where: { $0.type == "type_identifier" }).flatMap(Self.word) {
+            for parameter in node.namedChildren where parameter.type == SwiftNodeType.parameter {
+                if let name = parameter.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }).flatMap(Self.word),
+                   let type = parameter.namedChildren.last(where: { $0.type == SwiftNodeType.userType })?.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(Self.word) {
                     found.append((name, type))
                 }
             }
@@ -186,13 +186,13 @@ extension RotationReader {
 
     /// The name of the type (or extension) around code, from its ancestors (outermost first).
     static func owner(_ path: [Node]) -> String? {
-        path.last { $0.type == "class_declaration" || $0.type == "protocol_declaration" }.flatMap(SwiftDeclarations.declaredName(of:)).flatMap(word)
+        path.last { $0.type == SwiftNodeType.classDeclaration || $0.type == SwiftNodeType.protocolDeclaration }.flatMap(SwiftDeclarations.declaredName(of:)).flatMap(word)
     }
 
     /// `advance` of `advance()`, `self.advance()`, `self?.advance()`; nil for calls on anything else.
     static func calledMethodName(_ call: Node) -> String? {
         guard let callee = call.namedChild(at: 0) else { return nil }
-        if callee.type == "simple_identifier" { return callee.text }
+        if callee.type == SwiftNodeType.simpleIdentifier { return callee.text }
         guard let path = path(of: callee), path.fromSelf, path.names.count == 1 else { return nil }
         return path.names[0]
     }
@@ -205,38 +205,38 @@ extension RotationReader {
     }
 
     private static func statedTypeAsWritten(of declaration: Node) -> String? {
-        if let annotation = declaration.namedChildren.first(where: { $0.type == "type_annotation" }),
-           let type = annotation.child(byField: "name") ?? annotation.namedChildren.last {
-            if type.type == "user_type" { return type.namedChildren.last(where: { $0.type == "type_identifier" }).flatMap(word) }
-            if type.type == "optional_type", let wrapped = type.namedChildren.first, wrapped.type == "user_type" {
-                return wrapped.namedChildren.last(where: { $0.type == "type_identifier" }).flatMap(word)
+        if let annotation = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
+           let type = annotation.child(byField: SwiftField.name) ?? annotation.namedChildren.last {
+            if type.type == SwiftNodeType.userType { return type.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word) }
+            if type.type == SwiftNodeType.optionalType, let wrapped = type.namedChildren.first, wrapped.type == SwiftNodeType.userType {
+                return wrapped.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word)
             }
             return nil
         }
-        if let value = declaration.child(byField: "value") {
+        if let value = declaration.child(byField: SwiftField.value) {
             var node = value
-            while node.type == "call_expression" || node.type == "navigation_expression" || node.type == "postfix_expression" {
-                if node.type == "call_expression" {
-                    if let arguments = node.namedChildren.first(where: { $0.type == "call_suffix" })?.namedChildren.first(where: { $0.type == "value_arguments" }),
+            while node.type == SwiftNodeType.callExpression || node.type == SwiftNodeType.navigationExpression || node.type == SwiftNodeType.postfixExpression {
+                if node.type == SwiftNodeType.callExpression {
+                    if let arguments = node.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix })?.namedChildren.first(where: { $0.type == SwiftNodeType.valueArguments }),
                        arguments.child(at: 0)?.type == "[" { return nil }
                     guard let callee = node.namedChild(at: 0) else { return nil }
                     node = callee
-                } else if node.type == "navigation_expression" {
-                    guard let target = node.child(byField: "target") else { return nil }
+                } else if node.type == SwiftNodeType.navigationExpression {
+                    guard let target = node.child(byField: SwiftField.target) else { return nil }
                     node = target
                 } else {
                     guard let inner = node.namedChildren.first else { return nil }
                     node = inner
                 }
             }
-            if node.type == "simple_identifier", node.text.first?.isUppercase == true { return word(node) }
+            if node.type == SwiftNodeType.simpleIdentifier, node.text.first?.isUppercase == true { return word(node) }
         }
         // `@Environment(Store.self) var store`
-        for modifiers in declaration.namedChildren where modifiers.type == "modifiers" {
-            for attribute in modifiers.namedChildren where attribute.type == "attribute" {
-                for argument in attribute.namedChildren where argument.type == "navigation_expression" {
-                    if argument.child(byField: "suffix")?.child(byField: "suffix")?.text == "self", let target = argument.child(byField: "target"),
-                       target.type == "simple_identifier", target.text.first?.isUppercase == true {
+        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+            for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
+                for argument in attribute.namedChildren where argument.type == SwiftNodeType.navigationExpression {
+                    if argument.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix)?.text == "self", let target = argument.child(byField: SwiftField.target),
+                       target.type == SwiftNodeType.simpleIdentifier, target.text.first?.isUppercase == true {
                         return word(target)
                     }
                 }
@@ -255,9 +255,9 @@ extension RotationReader {
     /// The names of a declaration's attributes (`State`, `Published`, `Observable`, `MainActor`).
     static func attributeNames(_ declaration: Node) -> Set<String> {
         var names = Set<String>()
-        for modifiers in declaration.namedChildren where modifiers.type == "modifiers" {
-            for attribute in modifiers.namedChildren where attribute.type == "attribute" {
-                if let type = attribute.namedChildren.first(where: { $0.type == "user_type" }), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
+        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+            for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
+                if let type = attribute.namedChildren.first(where: { $0.type == SwiftNodeType.userType }), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
             }
         }
         return names
@@ -270,7 +270,7 @@ extension RotationReader {
 
     // MARK: - Small readings
 
-    static func isComment(_ node: Node) -> Bool { node.type == "comment" || node.type == "multiline_comment" }
+    static func isComment(_ node: Node) -> Bool { node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment }
 
     /// A name node's text when it is a plain name standing as a word of its own: the grammar's error
     /// recovery can cut a name out of a longer word (`structatPill` read as `struct atPill`), and such
@@ -288,8 +288,8 @@ extension RotationReader {
     }
 
     static func boundName(_ property: Node) -> String? {
-        let pattern = property.namedChildren.first { $0.type == "pattern" }
-        guard let name = pattern?.namedChildren.first(where: { $0.type == "simple_identifier" }) else { return nil }
+        let pattern = property.namedChildren.first { $0.type == SwiftNodeType.pattern }
+        guard let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) else { return nil }
         return SwiftWords.isWholeWord(name.byteRange, in: name.tree.source.bytes) ? name.text : nil
     }
 
@@ -301,28 +301,28 @@ extension RotationReader {
 
     /// Whether a declaration's `let` or `var` stands as a word of its own (not cut out of `valet`).
     static func bindingKeywordIsWholeWord(_ declaration: Node) -> Bool {
-        guard let binding = declaration.namedChildren.first(where: { $0.type == "value_binding_pattern" }),
-              let keyword = binding.children.first(where: { $0.type == "let" || $0.type == "var" }) else { return true }
+        guard let binding = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
+              let keyword = binding.children.first(where: { $0.type == SwiftNodeType.letKeyword || $0.type == SwiftNodeType.varKeyword }) else { return true }
         return SwiftWords.isWholeWord(keyword.byteRange, in: keyword.tree.source.bytes)
     }
 
     /// The case names declared in an enum's body (not their raw values), each a whole word of its own.
     static func enumCases(in body: Node) -> [String] {
         var names: [String] = []
-        for entry in body.namedChildren where entry.type == "enum_entry" && !entry.hasError {
-            guard entry.children.first(where: { $0.type == "case" }).map({ SwiftWords.isWholeWord($0.byteRange, in: $0.tree.source.bytes) }) ?? false else { continue }
-            names += entry.children(byField: "name").filter { $0.type == "simple_identifier" && SwiftWords.isWholeWord($0.byteRange, in: $0.tree.source.bytes) && isPlainName($0.text) }.map(\.text)
+        for entry in body.namedChildren where entry.type == SwiftNodeType.enumEntry && !entry.hasError {
+            guard entry.children.first(where: { $0.type == SwiftNodeType.caseKeyword }).map({ SwiftWords.isWholeWord($0.byteRange, in: $0.tree.source.bytes) }) ?? false else { continue }
+            names += entry.children(byField: SwiftField.name).filter { $0.type == SwiftNodeType.simpleIdentifier && SwiftWords.isWholeWord($0.byteRange, in: $0.tree.source.bytes) && isPlainName($0.text) }.map(\.text)
         }
         return names
     }
 
     /// The named parameters of a closure (`context` in `{ context in ... }`; not `_`).
     static func closureParameters(_ closure: Node) -> [String] {
-        guard let type = closure.child(byField: "type") else { return [] }
+        guard let type = closure.child(byField: SwiftField.type) else { return [] }
         var names: [String] = []
-        for parameters in type.namedChildren where parameters.type == "lambda_function_type_parameters" {
-            for parameter in parameters.namedChildren where parameter.type == "lambda_parameter" {
-                if let name = parameter.child(byField: "name"), name.type == "simple_identifier", name.text != "_", let plain = word(name) { names.append(plain) }
+        for parameters in type.namedChildren where parameters.type == SwiftNodeType.lambdaFunctionTypeParameters {
+            for parameter in parameters.namedChildren where parameter.type == SwiftNodeType.lambdaParameter {
+                if let name = parameter.child(byField: SwiftField.name), name.type == SwiftNodeType.simpleIdentifier, name.text != "_", let plain = word(name) { names.append(plain) }
             }
         }
         return names

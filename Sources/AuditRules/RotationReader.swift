@@ -77,9 +77,9 @@ struct RotationReader {
     private static func kinds(_ tree: Tree) -> [Kind] {
         var kinds = [Kind](repeating: .other, count: tree.symbolCount)
         let named: [(String, Kind)] = [
-            ("class_declaration", .type), ("protocol_declaration", .type), ("property_declaration", .property),
-            ("function_declaration", .function), ("call_expression", .call), ("assignment", .assignment),
-            ("source_file", .container), ("class_body", .container), ("enum_class_body", .container),
+            (SwiftNodeType.classDeclaration, .type), (SwiftNodeType.protocolDeclaration, .type), (SwiftNodeType.propertyDeclaration, .property),
+            (SwiftNodeType.functionDeclaration, .function), (SwiftNodeType.callExpression, .call), ("assignment", .assignment),
+            (SwiftNodeType.sourceFile, .container), (SwiftNodeType.classBody, .container), (SwiftNodeType.enumClassBody, .container),
         ]
         for (name, kind) in named { for symbol in tree.symbols(named: name) { kinds[symbol] = kind } }
         return kinds
@@ -106,8 +106,8 @@ struct RotationReader {
                 if Self.declaresOnly(path, kinds) { noteProperty(node, path: path) }
             case .function:
                 // A method: declared in a type's body.
-                if Self.declaresOnly(path, kinds), let parent = path.last, parent.type == "class_body" || parent.type == "enum_class_body",
-                   let name = node.child(byField: "name"), let body = node.child(byField: "body"), let owner = Self.owner(path) {
+                if Self.declaresOnly(path, kinds), let parent = path.last, parent.type == SwiftNodeType.classBody || parent.type == SwiftNodeType.enumClassBody,
+                   let name = node.child(byField: SwiftField.name), let body = node.child(byField: SwiftField.body), let owner = Self.owner(path) {
                     methods[owner + "." + name.text, default: []].append(body)
                 }
             case .call:
@@ -141,10 +141,10 @@ struct RotationReader {
         guard let name = SwiftDeclarations.declaredName(of: node), SwiftWords.isWholeWord(name.byteRange, in: node.tree.source.bytes),
               Self.isPlainName(name.text) else { return }
         var type = RotationFacts.TypeFacts(name: name.text, isExtension: SwiftDeclarations.isExtension(node))
-        type.isEnum = node.child(byField: "declaration_kind")?.text == "enum"
-        let marks = Self.attributeNames(node).union(node.namedChildren.filter { $0.type == "inheritance_specifier" }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
+        type.isEnum = node.child(byField: SwiftField.declarationKind)?.text == "enum"
+        let marks = Self.attributeNames(node).union(node.namedChildren.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
-        if type.isEnum, let body = node.child(byField: "body") { type.cases = RotationReader.enumCases(in: body) }
+        if type.isEnum, let body = node.child(byField: SwiftField.body) { type.cases = RotationReader.enumCases(in: body) }
         typeIndex[node.startByte] = facts.types.count
         facts.types.append(type)
     }
@@ -154,26 +154,26 @@ struct RotationReader {
         guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node), Self.isPlainName(name) else { return }
         let attributes = Self.attributeNames(node)
         if !attributes.isDisjoint(with: vocabulary.observableState) { observableMarks = true }
-        let value = node.child(byField: "value")
+        let value = node.child(byField: SwiftField.value)
         // A property holding a publisher, for the receivers.
         if let value, publisherOffsets?.anyStart(in: value.byteRange) == true, let publisher = vocabulary.publishers.keys.sorted().first(where: { value.text.contains($0) }) {
             let callee = publisher.split(separator: ".").last.map(String.init) ?? publisher
             var made: Node?
             value.walk { inner in
-                if made == nil, inner.type == "call_expression", SwiftCall(inner)?.calleeName == callee { made = inner }
+                if made == nil, inner.type == SwiftNodeType.callExpression, SwiftCall(inner)?.calleeName == callee { made = inner }
                 return made == nil
             }
             publishers[name] = place(vocabulary.description(ofClock: publisher), made?.namedChild(at: 0) ?? value)
         }
         guard let parent = path.last else { return }
-        let isGlobal = parent.type == "source_file"
-        let typeBody = parent.type == "class_body" || parent.type == "enum_class_body"
+        let isGlobal = parent.type == SwiftNodeType.sourceFile
+        let typeBody = parent.type == SwiftNodeType.classBody || parent.type == SwiftNodeType.enumClassBody
         guard isGlobal || typeBody else { return }
         var member = RotationFacts.Member(place: place(name, node))
         member.type = Self.statedType(of: node)
-        if let value, value.type == "array_literal", Self.isStringArray(value) { member.messages = value.namedChildren.filter { !Self.isComment($0) }.count }
+        if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !Self.isComment($0) }.count }
         // Computed text: a value of a text type (`var body: some View` is none).
-        if let computed = node.namedChildren.first(where: { $0.type == "computed_property" }), Self.isTextType(member.type) {
+        if let computed = node.namedChildren.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
             let (shape, onSelf) = computedShape(computed)
             member.computed = shape
             member.switchesOnSelf = onSelf
@@ -194,11 +194,11 @@ struct RotationReader {
         var reads: [RotationFacts.ValuePath] = []
         var switchesOnSelf = false
         var single: Node?
-        if let statements = computed.namedChildren.first(where: { $0.type == "statements" }) {
+        if let statements = computed.namedChildren.first(where: { $0.type == SwiftNodeType.statements }) {
             let parts = statements.namedChildren.filter { !Self.isComment($0) }
-            if parts.count == 1 { single = parts[0].type == "control_transfer_statement" ? parts[0].namedChildren.last : parts[0] }
+            if parts.count == 1 { single = parts[0].type == SwiftNodeType.controlTransferStatement ? parts[0].namedChildren.last : parts[0] }
         }
-        if let single, single.type != "switch_statement", single.type != "if_statement" {
+        if let single, single.type != SwiftNodeType.switchStatement, single.type != SwiftNodeType.ifStatement {
             let shape = self.shape(of: single)
             switch shape {
             case .other, .step, .advance, .time, .enumCase: break
@@ -207,14 +207,14 @@ struct RotationReader {
         }
         computed.walk { node in
             switch node.type {
-            case "switch_statement":
-                if let subject = node.child(byField: "expr") ?? node.namedChildren.first {
-                    if subject.type == "self_expression" { switchesOnSelf = true } else { reads += Self.paths(in: subject) }
+            case SwiftNodeType.switchStatement:
+                if let subject = node.child(byField: SwiftField.expr) ?? node.namedChildren.first {
+                    if subject.type == SwiftNodeType.selfExpression { switchesOnSelf = true } else { reads += Self.paths(in: subject) }
                 }
-            case "if_statement", "guard_statement":
-                for condition in node.children(byField: "condition") { reads += Self.paths(in: condition) }
-            case "ternary_expression":
-                if let condition = node.child(byField: "condition") { reads += Self.paths(in: condition) }
+            case SwiftNodeType.ifStatement, SwiftNodeType.guardStatement:
+                for condition in node.children(byField: SwiftField.condition) { reads += Self.paths(in: condition) }
+            case SwiftNodeType.ternaryExpression:
+                if let condition = node.child(byField: SwiftField.condition) { reads += Self.paths(in: condition) }
             default:
                 if SwiftExpressions.isPlainStringLiteral(node) {
                     literals.insert(node.text)
@@ -234,19 +234,19 @@ struct RotationReader {
         let isClock = vocabulary.clockCalls.contains(callee)
         let isDisplay = vocabulary.displayCalls.contains(callee) || vocabulary.displaySetters.contains(callee)
         guard isClock || isDisplay, !node.hasError, let call = SwiftCall(node) else { return }
-        let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == "lambda_literal" ? $0.value : nil }
+        let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == SwiftNodeType.lambdaLiteral ? $0.value : nil }
         if isClock {
             let clock = place(vocabulary.description(ofClock: callee), node)
             if vocabulary.closureClocks[callee] != nil { for closure in closures { clockCode.append(ClockCode(body: closure, clock: clock, waits: false)) } }
-            if vocabulary.targetClocks[callee] != nil, let selector = call.argument(labelled: "selector")?.value, selector.type == "selector_expression",
+            if vocabulary.targetClocks[callee] != nil, let selector = call.argument(labelled: "selector")?.value, selector.type == SwiftNodeType.selectorExpression,
                let method = selector.namedChildren.last.flatMap(SwiftExpressions.lastName(of:)), let owner = Self.owner(path) {
                 // The method may come after the call: looked up once the walk is done.
                 pendingTargets.append((owner + "." + method, clock))
             }
             if vocabulary.waitClocks[callee] != nil {
                 let ancestors = path.reversed()
-                let loop = ancestors.first { ["while_statement", "for_statement", "repeat_while_statement"].contains($0.type) }
-                if let body = loop ?? ancestors.first(where: { $0.type == "lambda_literal" || $0.type == "function_body" }) {
+                let loop = ancestors.first { [SwiftNodeType.whileStatement, SwiftNodeType.forStatement, SwiftNodeType.repeatWhileStatement].contains($0.type) }
+                if let body = loop ?? ancestors.first(where: { $0.type == SwiftNodeType.lambdaLiteral || $0.type == SwiftNodeType.functionBody }) {
                     clockCode.append(ClockCode(body: body, clock: clock, waits: true))
                 }
             }
@@ -268,8 +268,8 @@ struct RotationReader {
 
     /// `statusLabel.text = ...`: a display property set on a view (not a plain variable named `text`).
     private mutating func noteDisplaySet(_ node: Node, path: [Node]) {
-        guard !node.hasError, let target = node.child(byField: "target"), let result = node.child(byField: "result"),
-              let expression = target.namedChildren.last, expression.type == "navigation_expression",
+        guard !node.hasError, let target = node.child(byField: SwiftField.target), let result = node.child(byField: SwiftField.result),
+              let expression = target.namedChildren.last, expression.type == SwiftNodeType.navigationExpression,
               let property = SwiftExpressions.lastName(of: expression), vocabulary.displayProperties.contains(property) else { return }
         let shown = shape(of: result)
         guard shown != .other else { return }

@@ -133,7 +133,7 @@ public struct RuleEngine: Sendable {
             // Everything this walk reports holds one of the names it matches.
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             // Nothing inside a new or kept component's declaration is reported.
-            if node.type == "class_declaration" || node.type == "protocol_declaration",
+            if node.type == SwiftNodeType.classDeclaration || node.type == SwiftNodeType.protocolDeclaration,
                let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
             // Every pattern rule that matches: when several report the same code, `resolve` keeps the
             // most specific (`oneFindingPerNode`).
@@ -143,7 +143,7 @@ public struct RuleEngine: Sendable {
                 }
             }
             switch node.type {
-            case "call_expression" where !labelComponents.isEmpty:
+            case SwiftNodeType.callExpression where !labelComponents.isEmpty:
                 if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {
                     for rule in labelRules where rule.labelStyle?.components.contains(name) == true {
                         if var candidate = LabelStyleCheck(rule: rule, file: file, source: tree.source).check(call) {
@@ -154,7 +154,7 @@ public struct RuleEngine: Sendable {
                     }
                 }
                 return true
-            case "simple_identifier", "type_identifier":
+            case SwiftNodeType.simpleIdentifier, SwiftNodeType.typeIdentifier:
                 guard let rules = rulesByComponent[node.text], SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) else { return false }
                 let inBrokenRegion = Self.isInBrokenRegion(path, facts)
                 let ancestors = Array(path.reversed())
@@ -200,7 +200,7 @@ public struct RuleEngine: Sendable {
         var qualified = match.isQualified
         if node.childCount == 0 {
             guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
-            if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return nil }
+            if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: SwiftField.name) == node { return nil }
             // A lone name written after a qualifier: the module's (`LegacyDesignSystem.HUD`), or another
             // module's or type's, which is not this rule's.
             if let module = rule.module, let qualifier = SwiftExpressions.qualifier(of: node, ancestors: path) {

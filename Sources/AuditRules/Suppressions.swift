@@ -1,5 +1,6 @@
 import AuditModel
 import Foundation
+import SwiftGrammar
 import TreeSitter
 
 /// A suppression comment: `loadaudit:` then a directive, the rule ids it is about (or `all`) and,
@@ -70,7 +71,7 @@ public struct Suppression: Hashable, Sendable, Codable {
         let lastLine = source.lineStarts.count
         tree.rootNode.walk { node in
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
-            guard node.type == "comment" || node.type == "multiline_comment" else { return true }
+            guard node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment else { return true }
             let text = body(of: node.text)
             guard text.hasPrefix("loadaudit:"),
                   let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),

@@ -56,8 +56,8 @@ struct UsageMatcher {
     }
 
     private func modifier(appliedTo expression: Node) -> SwiftModifier? {
-        guard let navigation = parent(of: expression), navigation.type == "navigation_expression",
-              navigation.child(byField: "target") == expression, let outer = parent(of: navigation) else { return nil }
+        guard let navigation = parent(of: expression), navigation.type == SwiftNodeType.navigationExpression,
+              navigation.child(byField: SwiftField.target) == expression, let outer = parent(of: navigation) else { return nil }
         return SwiftExpressions.modifier(navigation: navigation, outer: outer)
     }
 
@@ -92,25 +92,25 @@ struct UsageMatcher {
 
     private func classify(_ identifier: Node) -> Usage? {
         guard let parent = parent(of: identifier) else { return nil }
-        if identifier.type == "type_identifier" {
+        if identifier.type == SwiftNodeType.typeIdentifier {
             return classifyType(identifier, parent: parent)
         }
         switch parent.type {
-        case "navigation_suffix":
+        case SwiftNodeType.navigationSuffix:
             // `Qualifier.Component`: a use only when the qualifier is the component's module (or, for the
             // app's own components, any module-like name).
-            guard let navigation = self.parent(of: parent), navigation.type == "navigation_expression",
-                  let target = navigation.child(byField: "target"), target.type == "simple_identifier",
+            guard let navigation = self.parent(of: parent), navigation.type == SwiftNodeType.navigationExpression,
+                  let target = navigation.child(byField: SwiftField.target), target.type == SwiftNodeType.simpleIdentifier,
                   isAcceptedQualifier(target.text) else { return nil }
             return expressionUsage(navigation, qualified: true)
-        case "call_expression":
+        case SwiftNodeType.callExpression:
             guard parent.namedChild(at: 0) == identifier else { return nil }
             return expressionUsage(identifier, qualified: false)
-        case "navigation_expression":
-            guard parent.child(byField: "target") == identifier else { return nil }
+        case SwiftNodeType.navigationExpression:
+            guard parent.child(byField: SwiftField.target) == identifier else { return nil }
             return expressionUsage(identifier, qualified: false)
-        case "value_argument":
-            guard parent.child(byField: "value") == identifier else { return nil }
+        case SwiftNodeType.valueArgument:
+            guard parent.child(byField: SwiftField.value) == identifier else { return nil }
             return .reference(identifier, qualified: false)
         default:
             return nil
@@ -119,14 +119,14 @@ struct UsageMatcher {
 
     private func classifyType(_ identifier: Node, parent: Node) -> Usage? {
         switch parent.type {
-        case "class_declaration", "protocol_declaration", "typealias_declaration":
+        case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration:
             return SwiftDeclarations.declaredName(of: parent) == identifier ? .declaration(identifier) : nil
-        case "user_type":
+        case SwiftNodeType.userType:
             if let owner = self.parent(of: parent), SwiftDeclarations.typeDeclarationKinds.contains(owner.type),
                SwiftDeclarations.declaredName(of: owner) == identifier {
                 return .declaration(identifier)
             }
-            let names = parent.namedChildren.filter { $0.type == "type_identifier" }
+            let names = parent.namedChildren.filter { $0.type == SwiftNodeType.typeIdentifier }
             guard let index = names.firstIndex(of: identifier) else { return nil }
             if index == 0 { return .reference(identifier, qualified: false) }
             guard index == 1, isAcceptedQualifier(names[0].text) else { return nil }
@@ -143,7 +143,7 @@ struct UsageMatcher {
 
     /// A name used in an expression: a call of it (`X(...)`, `X.init(...)`), or some other reference.
     private func expressionUsage(_ use: Node, qualified: Bool) -> Usage {
-        if let parent = parent(of: use), parent.type == "call_expression", parent.namedChild(at: 0) == use, let call = SwiftCall(parent) {
+        if let parent = parent(of: use), parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == use, let call = SwiftCall(parent) {
             return .call(call, start: use)
         }
         if let modifier = modifier(appliedTo: use), modifier.name == "init" {
@@ -177,12 +177,12 @@ struct UsageMatcher {
             guard let customStyle, let check = rule.style, check.isSpinning(style?.name ?? customStyle) else { return nil }
             return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
                              reasons: ["determinate progress drawn by the custom style \(customStyle): a custom indicator to redesign by hand"],
-                             qualified: start.type != "simple_identifier")
+                             qualified: start.type != SwiftNodeType.simpleIdentifier)
         }
         if let customStyle {
             return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
                              reasons: ["styled with \(customStyle), so it is not a plain spinner: migrate by hand"],
-                             qualified: start.type != "simple_identifier")
+                             qualified: start.type != SwiftNodeType.simpleIdentifier)
         }
 
         var consumed = Set<Int>()
@@ -237,7 +237,7 @@ struct UsageMatcher {
                 + chain.removals.map { TextEdit(range: Self.wholeLineIfAlone($0, in: source.bytes), text: "") }
         }
         var found = candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
-                              qualified: start.type != "simple_identifier", edits: edits)
+                              qualified: start.type != SwiftNodeType.simpleIdentifier, edits: edits)
         found.sizeContext = sizeContext
         return found
     }
@@ -272,7 +272,7 @@ struct UsageMatcher {
             guard let index else { continue }
             consumed.insert(index)
             let value = call.arguments[index].value
-            if value.type == "lambda_literal" {
+            if value.type == SwiftNodeType.lambdaLiteral {
                 return labelFromClosure(value, lower: lower)
             }
             return labelFromExpression(value, unlabelled: name == "_", lower: lower)
@@ -359,7 +359,7 @@ struct UsageMatcher {
                       let name = SwiftExpressions.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
             }
             chain.end = modifier.call.node.endByte
-            if let dot = modifier.navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }) {
+            if let dot = modifier.navigation.namedChildren.last(where: { $0.type == SwiftNodeType.navigationSuffix }) {
                 chain.removals.append(dot.startByte..<modifier.call.node.endByte)
             }
             current = modifier.call.node
@@ -381,7 +381,7 @@ struct UsageMatcher {
         for (index, ancestor) in chain.enumerated() {
             // A style set where the view is used elsewhere cannot be seen from here: stop at the declaration.
             if Self.styleBoundaries.contains(ancestor.type) { return nil }
-            if ancestor.type == "navigation_expression", ancestor.child(byField: "target") == child, index + 1 < chain.count,
+            if ancestor.type == SwiftNodeType.navigationExpression, ancestor.child(byField: SwiftField.target) == child, index + 1 < chain.count,
                let modifier = SwiftExpressions.modifier(navigation: ancestor, outer: chain[index + 1]), modifier.name == check.modifier {
                 guard let argument = modifier.call.arguments.first?.value else { return nil }
                 let name = SwiftExpressions.valueName(of: argument) ?? argument.text
@@ -393,7 +393,7 @@ struct UsageMatcher {
     }
 
     private static let styleBoundaries: Set<String> = [
-        "function_declaration", "class_declaration", "protocol_declaration", "property_declaration", "source_file",
+        SwiftNodeType.functionDeclaration, SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.propertyDeclaration, SwiftNodeType.sourceFile,
     ]
 
     // MARK: - Building the candidate

@@ -23,7 +23,11 @@ final class GrammarVocabularyTests: XCTestCase {
     /// The literals in node-type positions (`type == "x"`, `type != "x"`, `ofType: "x"`, a `case "x", "y"`
     /// label, any literal with an underscore inside: `["class_declaration", ...]`) and in field positions
     /// (`byField: "x"`, `field == "x"`) of the engine's sources.
-    static func engineVocabulary() throws -> Vocabulary {
+    static func engineVocabulary() throws -> Vocabulary { try vocabulary(of: engineModules) }
+
+    /// The same, of these modules' sources; SwiftGrammar's table of names (`SwiftNodeTypes.swift`: a
+    /// node type or a field a line, `static var callExpression: String { "call_expression" }`) counts whole.
+    static func vocabulary(of modules: [String]) throws -> Vocabulary {
         let typePattern = try NSRegularExpression(pattern: #"(?:type ?[!=]= ?|ofType: )"([a-z_]+)"|"([a-z]+_[a-z_]+)""#)
         let caseLabel = try NSRegularExpression(pattern: #"\bcase ((?:"[a-z_]+"(?:, )?)+)(?: where [^:]+)?:"#)
         let literal = try NSRegularExpression(pattern: #""([a-z_]+)""#)
@@ -35,10 +39,17 @@ final class GrammarVocabularyTests: XCTestCase {
                 (1..<match.numberOfRanges).lazy.compactMap { Range(match.range(at: $0), in: text) }.first.map { String(text[$0]) }
             }
         }
-        for module in engineModules {
+        let named = try NSRegularExpression(pattern: #"static var `?[A-Za-z]+`?: String \{ "([a-z_]+)" \}"#)
+        for module in modules {
             let folder = repositoryRoot.appendingPathComponent("Sources/\(module)")
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
                 let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                if name == "SwiftNodeTypes.swift" {
+                    let parts = text.components(separatedBy: "public enum SwiftField")
+                    vocabulary.nodeTypes.formUnion(captures(named, in: parts[0]))
+                    vocabulary.fields.formUnion(captures(named, in: parts.dropFirst().joined()))
+                    continue
+                }
                 vocabulary.nodeTypes.formUnion(captures(typePattern, in: text))
                 for labels in captures(caseLabel, in: text) { vocabulary.nodeTypes.formUnion(captures(literal, in: labels)) }
                 vocabulary.fields.formUnion(captures(fieldPattern, in: text))
@@ -65,6 +76,26 @@ final class GrammarVocabularyTests: XCTestCase {
         XCTAssertEqual(unknown.sorted(), [], "node types the engine names that the grammar does not have")
         let grammarFields = grammar.fieldNames
         XCTAssertEqual(vocabulary.fields.subtracting(grammarFields).sorted(), [], "fields the engine names that the grammar does not have")
+    }
+
+    /// Only SwiftGrammar writes the grammar's vocabulary: every other module asks for node types and
+    /// fields by their names there (`SwiftNodeType`, `SwiftField`), so a grammar upgrade is checked in
+    /// one place.
+    func testOnlySwiftGrammarNamesNodeTypesAndFields() throws {
+        let sources = Self.repositoryRoot.appendingPathComponent("Sources")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix(".") && $0 != "SwiftGrammar" }
+        XCTAssertTrue(modules.contains("AuditRules"))
+        // The extraction also takes words that are no node type (`case "day", "week"`, a CSV header
+        // `"incomplete_files"`): what counts is a name the grammar has.
+        let grammar = Language.swift
+        let grammarFields = grammar.fieldNames
+        for module in modules.sorted() {
+            let found = try Self.vocabulary(of: [module])
+            let types = found.nodeTypes.filter { grammar.hasNodeType($0, named: true) || grammar.hasNodeType($0, named: false) }
+            XCTAssertEqual(types.sorted() + found.fields.intersection(grammarFields).sorted(), [], "\(module) writes the grammar's names")
+        }
+        XCTAssertTrue(try Self.vocabulary(of: ["SwiftGrammar"]).nodeTypes.isSuperset(of: ["comment", "statements", "call_expression"]))
+        XCTAssertTrue(try Self.vocabulary(of: ["SwiftGrammar"]).fields.isSuperset(of: ["target", "operator", "if_true"]))
     }
 
     /// Named node types the engine acts on that the fixtures do not hold, and the test that holds them.

@@ -1,0 +1,83 @@
+/// The Swift grammar's node types and field names that the rules engine asks for, named once here so
+/// that no module outside SwiftGrammar writes the grammar's vocabulary (`node.type ==
+/// SwiftNodeType.callExpression`, `child(byField: SwiftField.target)`). Inlined: as cheap as the literal.
+/// GrammarVocabularyTests checks every one against the grammar linked in.
+public enum SwiftNodeType {
+    @inlinable public static var additiveExpression: String { "additive_expression" }
+    @inlinable public static var arrayLiteral: String { "array_literal" }
+    @inlinable public static var assignment: String { "assignment" }
+    @inlinable public static var attribute: String { "attribute" }
+    @inlinable public static var awaitExpression: String { "await_expression" }
+    @inlinable public static var callExpression: String { "call_expression" }
+    @inlinable public static var callSuffix: String { "call_suffix" }
+    @inlinable public static var caseKeyword: String { "case" }  // the keyword token
+    @inlinable public static var classBody: String { "class_body" }
+    @inlinable public static var classDeclaration: String { "class_declaration" }
+    @inlinable public static var comment: String { "comment" }
+    @inlinable public static var computedProperty: String { "computed_property" }
+    @inlinable public static var controlTransferStatement: String { "control_transfer_statement" }
+    @inlinable public static var enumClassBody: String { "enum_class_body" }
+    @inlinable public static var enumEntry: String { "enum_entry" }
+    @inlinable public static var forStatement: String { "for_statement" }
+    @inlinable public static var functionBody: String { "function_body" }
+    @inlinable public static var functionDeclaration: String { "function_declaration" }
+    @inlinable public static var guardStatement: String { "guard_statement" }
+    @inlinable public static var ifStatement: String { "if_statement" }
+    @inlinable public static var inheritanceSpecifier: String { "inheritance_specifier" }
+    @inlinable public static var initDeclaration: String { "init_declaration" }
+    @inlinable public static var integerLiteral: String { "integer_literal" }
+    @inlinable public static var lambdaFunctionTypeParameters: String { "lambda_function_type_parameters" }
+    @inlinable public static var lambdaLiteral: String { "lambda_literal" }
+    @inlinable public static var lambdaParameter: String { "lambda_parameter" }
+    @inlinable public static var letKeyword: String { "let" }  // the keyword token
+    @inlinable public static var modifiers: String { "modifiers" }
+    @inlinable public static var multilineComment: String { "multiline_comment" }
+    @inlinable public static var multiplicativeExpression: String { "multiplicative_expression" }
+    @inlinable public static var navigationExpression: String { "navigation_expression" }
+    @inlinable public static var navigationSuffix: String { "navigation_suffix" }
+    @inlinable public static var nilCoalescingExpression: String { "nil_coalescing_expression" }
+    @inlinable public static var optionalType: String { "optional_type" }
+    @inlinable public static var parameter: String { "parameter" }
+    @inlinable public static var pattern: String { "pattern" }
+    @inlinable public static var postfixExpression: String { "postfix_expression" }
+    @inlinable public static var prefixExpression: String { "prefix_expression" }
+    @inlinable public static var propertyDeclaration: String { "property_declaration" }
+    @inlinable public static var protocolDeclaration: String { "protocol_declaration" }
+    @inlinable public static var repeatWhileStatement: String { "repeat_while_statement" }
+    @inlinable public static var selectorExpression: String { "selector_expression" }
+    @inlinable public static var selfExpression: String { "self_expression" }
+    @inlinable public static var simpleIdentifier: String { "simple_identifier" }
+    @inlinable public static var sourceFile: String { "source_file" }
+    @inlinable public static var statements: String { "statements" }
+    @inlinable public static var switchStatement: String { "switch_statement" }
+    @inlinable public static var ternaryExpression: String { "ternary_expression" }
+    @inlinable public static var tryExpression: String { "try_expression" }
+    @inlinable public static var tupleExpression: String { "tuple_expression" }
+    @inlinable public static var typeAnnotation: String { "type_annotation" }
+    @inlinable public static var typeIdentifier: String { "type_identifier" }
+    @inlinable public static var typealiasDeclaration: String { "typealias_declaration" }
+    @inlinable public static var userType: String { "user_type" }
+    @inlinable public static var valueArgument: String { "value_argument" }
+    @inlinable public static var valueArguments: String { "value_arguments" }
+    @inlinable public static var valueBindingPattern: String { "value_binding_pattern" }
+    @inlinable public static var varKeyword: String { "var" }  // the keyword token
+    @inlinable public static var whileStatement: String { "while_statement" }
+}
+
+/// The grammar's field names (`child(byField:)`).
+public enum SwiftField {
+    @inlinable public static var body: String { "body" }
+    @inlinable public static var condition: String { "condition" }
+    @inlinable public static var declarationKind: String { "declaration_kind" }
+    @inlinable public static var expr: String { "expr" }
+    @inlinable public static var ifFalse: String { "if_false" }
+    @inlinable public static var ifTrue: String { "if_true" }
+    @inlinable public static var name: String { "name" }
+    @inlinable public static var operation: String { "operation" }
+    @inlinable public static var `operator`: String { "operator" }
+    @inlinable public static var result: String { "result" }
+    @inlinable public static var suffix: String { "suffix" }
+    @inlinable public static var target: String { "target" }
+    @inlinable public static var `type`: String { "type" }
+    @inlinable public static var value: String { "value" }
+}
