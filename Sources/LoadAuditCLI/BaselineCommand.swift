@@ -37,7 +37,7 @@ struct Baseline: ParsableCommand {
     func run() throws {
         let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
-        let result = try scanFindings(audit, paths: paths)
+        let result = try scanShowingProgress(audit, paths: paths)
         let path = output.map(terminal.absolutePath) ?? audit.defaultBaselinePath(for: paths)
         let folder = (path as NSString).deletingLastPathComponent
         let previous = try? BaselineFile.read(path)

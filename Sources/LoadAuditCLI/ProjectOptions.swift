@@ -113,8 +113,9 @@ final class ProgressLine: @unchecked Sendable {
     }
 }
 
-/// The scan's findings, with the progress line while it runs and its warnings on standard error.
-func scanFindings(_ audit: Audit, paths: [String]) throws -> ScanResult {
+/// `Audit.scanFindings` for the terminal: the progress line while it runs, then its warnings on
+/// standard error.
+func scanShowingProgress(_ audit: Audit, paths: [String]) throws -> ScanResult {
     let terminal = CurrentTerminal.terminal
     let progress = ProgressLine(terminal: terminal)
     let (result, warnings): (ScanResult, [String])

@@ -35,6 +35,13 @@ func runProgram(_ program: String, _ arguments: [String], in folder: URL, enviro
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+/// The rows of one of the fixtures' hand-written tables (`fixtures/expected-*.tsv`): its lines after
+/// the `#` lines that say which fixture and command it checks, and after its header line.
+func expectedRows(_ name: String) throws -> [String] {
+    let text = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/\(name)"), encoding: .utf8)
+    return text.split(separator: "\n").drop { $0.hasPrefix("#") }.dropFirst().map(String.init)
+}
+
 enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let exampleApp = root.appendingPathComponent("fixtures/ExampleApp")

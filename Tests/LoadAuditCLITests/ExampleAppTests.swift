@@ -10,9 +10,9 @@ final class ExampleAppTests: XCTestCase {
         let run = CLIRun(["scan", "--format", "json", "."], in: Repository.exampleApp.path)
         XCTAssertEqual(run.status, 1, run.errors)
         let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
-        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-findings.tsv"), encoding: .utf8)
+        let table = try expectedRows("expected-findings.tsv")
         // The oracle covers the migration table's rules; the label and UIKit rules have tests of their own.
-        let oracleRules = Set(table.split(separator: "\n").dropFirst().map { String($0.split(separator: "\t")[3]) })
+        let oracleRules = Set(table.map { String($0.split(separator: "\t")[3]) })
         let findings = (report["findings"] as! [[String: Any]]).filter { oracleRules.contains($0["ruleId"] as! String) }
         let actual = findings.map { finding in
             [finding["file"], finding["line"], finding["column"], finding["ruleId"], finding["fix"], finding["replacement"]]
@@ -23,7 +23,7 @@ final class ExampleAppTests: XCTestCase {
                 }
                 .joined(separator: "\t")
         }
-        let expected = table.split(separator: "\n").dropFirst().map { line -> String in
+        let expected = table.map { line -> String in
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             while fields.count < 6 { fields.append("") }
             return fields.joined(separator: "\t")

@@ -5,8 +5,7 @@ import XCTest
 /// at its Text, with the array and the clock as related locations; no look-alike reported.
 final class RotatingMessagesTests: XCTestCase {
     func rows(_ name: String) throws -> [[String]] {
-        let text = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/\(name)"), encoding: .utf8)
-        return text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        try expectedRows(name).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
     func testEveryRotatingStyleIsFoundWithItsSourcesAndNoLookAlike() throws {

@@ -16,8 +16,7 @@ final class SkeletonFirstTests: XCTestCase {
             ["\(finding["file"]!)", "\(finding["line"]!)", "\(finding["column"]!)", "\(finding["ruleId"]!)", "\(finding["fix"]!)", (finding["replacement"] as? String) ?? ""]
                 .joined(separator: "\t")
         }
-        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-skeleton-first.tsv"), encoding: .utf8)
-        XCTAssertEqual(actual, table.split(separator: "\n").dropFirst().map(String.init))
+        XCTAssertEqual(actual, try expectedRows("expected-skeleton-first.tsv"))
     }
 
     /// A fresh SwiftPM app: content spinners in the loading branches of a List and a ScrollView are

@@ -22,8 +22,7 @@ final class SpinnerContextTests: XCTestCase {
             return ["\(finding["file"]!)", "\(finding["line"]!)", "\(finding["column"]!)", "\(finding["fix"]!)", "\(finding["replacement"] ?? "")", reason]
                 .joined(separator: "\t")
         }
-        let table = try String(contentsOf: Repository.root.appendingPathComponent("fixtures/expected-spinner-contexts.tsv"), encoding: .utf8)
-        XCTAssertEqual(actual, table.split(separator: "\n").dropFirst().map(String.init))
+        XCTAssertEqual(actual, try expectedRows("expected-spinner-contexts.tsv"))
     }
 
     func testTheFixWritesTheGoldenDiff() throws {
