@@ -64,14 +64,4 @@ public struct RotationVocabulary: Sendable, Equatable {
         merged.randomPicks.formUnion(other.randomPicks)
         return merged
     }
-
-    /// A text that changes whenever the names do (part of the rules' cache key).
-    var cacheKey: String {
-        func pairs(_ table: [String: String]) -> String { table.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
-        return [displayCalls.sorted().joined(separator: ","), pairs(closureClocks), pairs(waitClocks), pairs(publishers),
-                receivers.sorted().joined(separator: ","), pairs(timeDrivenViews), randomPicks.sorted().joined(separator: ","),
-                displayProperties.sorted().joined(separator: ","), displaySetters.sorted().joined(separator: ","),
-                observableState.sorted().joined(separator: ","), pairs(targetClocks)]
-            .joined(separator: ";")
-    }
 }

@@ -139,8 +139,6 @@ public struct ProgressLike: Equatable, Sendable {
         self.namesContaining = namesContaining.map { $0.lowercased() }
         self.exceptEndings = exceptEndings.map { $0.lowercased() }
     }
-
-    public var key: String { "\(calls.sorted())/\(namesContaining)/\(exceptEndings)" }
 }
 
 /// A style modifier whose value decides whether the call still is a plain spinner.

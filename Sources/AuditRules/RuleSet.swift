@@ -183,55 +183,26 @@ public struct RuleSet: Sendable {
         }
     }
 
-    private static func contextKey(_ context: [SizeByContext]) -> String {
-        context.map { ($0.relations.map(\.key) + [$0.size, $0.why]).joined(separator: "/") }.joined(separator: ";")
-    }
+    /// What a rule's findings do not depend on: its wording, its examples and where it is written.
+    static let wordingAndPlaces: Set<String> = ["severity", "message", "help", "helpURI", "examples", "origin", "originFile", "idPlace"]
 
-    private static func valuesKey(_ values: [String: ValueTable]) -> String {
-        var parts: [String] = []
-        for (name, table) in values.sorted(by: { $0.key < $1.key }) {
-            let entries: [String] = table.exact.sorted(by: { $0.key < $1.key }).map { "\($0.key)>\($0.value)" }
-            let numbers: [String] = table.numbers.map { "=\($0.number)>\($0.code)" }
-            let ranges: [String] = table.ranges.map { "[\($0.range)]>\($0.code)" }
-            let nearest: [String] = table.nearest.map { "~\($0.number)>\($0.code)" }
-            parts.append(name + "=" + (entries + numbers + ranges + nearest).joined(separator: ","))
-        }
-        return parts.joined(separator: ";")
-    }
-
-    /// What a rule matches and how it rewrites, as text: not its severity, message or help. Two
+    /// What a rule matches and how it rewrites, as text: every property of the rule (found by
+    /// reflection, `ReflectedKey`) but its severity, wording, examples and place in its file. Two
     /// versions of a rule with the same key find the same code (the gate compares them).
     public func matchingKey(of rule: Rule) -> String {
-        Self.key(of: rule, withWording: false)
+        ReflectedKey.of(rule, leavingOut: Self.wordingAndPlaces)
     }
 
-    private static func key(of rule: Rule, withWording: Bool) -> String {
-        [
-            rule.id, rule.kind.rawValue, rule.component, rule.module ?? "", withWording ? rule.severity.rawValue : "", withWording ? rule.message : "", rule.fix.rawValue,
-            rule.replacement?.source ?? "",
-            "\(rule.size.map { "\($0.argument ?? ""),\($0.controlSizeModifier ?? ""),\($0.scaleModifier ?? ""),\($0.scalePoints ?? 0),\($0.defaultSize),\(Self.contextKey($0.context))" } ?? "")",
-            "\(rule.label.map { "\($0.arguments),\($0.closureViews.sorted()),\($0.defaultLabel ?? ""),\($0.textCalls.map(\.description)),\($0.textPrefixes)" } ?? "")",
-            rule.droppableArguments.sorted().joined(separator: ","), rule.absorbModifiers.joined(separator: ","),
-            rule.determinate.map { "\($0.arguments.sorted()),\($0.progressLike?.key ?? "")" } ?? "",
-            rule.style.map { "\($0.modifier),\($0.spinnerStyles.sorted()),\($0.spinningStyleName?.pattern ?? "")" } ?? "",
-            rule.rotation?.cacheKey ?? "",
-            rule.labelStyle.map { "\($0.components.sorted()),\($0.labelArguments),\($0.allowedLabels.sorted()),\($0.pattern?.pattern ?? ""),\($0.labelClosures.sorted()),\($0.mismatchReason ?? "")" } ?? "",
-            rule.pattern?.text ?? "", rule.rewrite?.text ?? "", rule.relations.map(\.key).joined(separator: ";"),
-            Self.valuesKey(rule.values), rule.replacementModules.joined(separator: ","),
-        ].joined(separator: "\u{1F}")
-    }
-
-    /// A text that changes whenever anything that affects a file's analysis changes: every rule's
-    /// settings, the protected names, the sizes. Keys the result cache.
+    /// A text that changes whenever anything that affects a file's analysis changes: every property
+    /// of every rule (by reflection: a new one cannot be left out), the protected names, the sizes,
+    /// the known rule ids. Keys the result cache.
     public var cacheKey: String {
         var parts: [String] = []
         for rule in rules.sorted(by: { $0.id < $1.id }) {
-            parts.append(Self.key(of: rule, withWording: true))
+            parts.append(ReflectedKey.of(rule))
         }
         parts.append(protectedNames.sorted().joined(separator: ","))
-        if let sizes {
-            parts.append("\(sizes.points.map { "\($0.name)=\($0.points)" }),\(sizes.controlSize.sorted { $0.key < $1.key })")
-        }
+        if let sizes { parts.append(ReflectedKey.of(sizes)) }
         parts.append(knownRuleIds.sorted().joined(separator: ","))
         parts.append(unusedSuppressionSeverity?.rawValue ?? "off")
         return parts.joined(separator: "\u{1E}")

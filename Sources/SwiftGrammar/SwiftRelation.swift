@@ -62,7 +62,6 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
         }
 
         public var description: String { pattern?.text ?? nodeKind ?? "" }
-        var key: String { pattern.map { "p:" + $0.text } ?? "k:" + (nodeKind ?? "") }
     }
 
     /// One way the relation can hold: any of its targets, found within its reach, for which all its
@@ -78,8 +77,6 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
             self.reach = reach
             self.nested = nested
         }
-
-        var key: String { "[\(targets.map(\.key).joined(separator: "\u{1D}"))]\(reach.rawValue)(\(nested.map(\.key).joined(separator: ",")))" }
 
         public var description: String { description(looksUp: true) }
 
@@ -109,9 +106,6 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
     /// How many conditions this is, its nested ones included (the branch with the most): how specific
     /// a rule is.
     public var conditionCount: Int { 1 + (branches.map { $0.nested.reduce(0) { $0 + $1.conditionCount } }.max() ?? 0) }
-
-    /// Everything the relation matches by, as text (rules' cache and gate keys).
-    public var key: String { "\(kind.rawValue){\(branches.map(\.key).joined(separator: "|"))}" }
 
     /// For people: `inside Button or ToolbarItem (any ancestor)`, `inside List, or Section that is
     /// inside List`.
