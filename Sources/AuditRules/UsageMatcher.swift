@@ -234,7 +234,7 @@ struct UsageMatcher {
         }
         let edits = replacement.map { text in
             [TextEdit(range: start.startByte..<chain.callEnd, text: text)]
-                + chain.removals.map { TextEdit(range: Self.wholeLineIfAlone($0, in: source.bytes), text: "") }
+                + LineRemoval.wholeLinesIfAlone(chain.removals, in: source.bytes).map { TextEdit(range: $0, text: "") }
         }
         var found = candidate(span: start.startByte..<chain.end, fix: fix, replacement: replacement, reasons: reasons,
                               qualified: start.type != SwiftNodeType.simpleIdentifier, edits: edits)
@@ -397,12 +397,6 @@ struct UsageMatcher {
     ]
 
     // MARK: - Building the candidate
-
-    /// A removed modifier that stands alone on its line takes the line with it (indentation and line
-    /// break included), so no blank line is left behind.
-    static func wholeLineIfAlone(_ range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
-        LineRemoval.wholeLineIfAlone(range, in: bytes)
-    }
 
     private func candidate(
         span: Range<Int>, fix: FixClass, replacement: String?, reasons: [String], qualified: Bool, edits: [TextEdit]? = nil

@@ -25,4 +25,30 @@ public enum LineRemoval {
         if before > 0, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
         return before..<lineEnd
     }
+
+    /// Several removals next to one another (the modifiers of one call), each widened as above, then
+    /// joined where they overlap: two removals on consecutive lines may both want the line break
+    /// between them (the last one, on the file's last line, takes the break before it). Removals that
+    /// only touch stay apart (the reports list each).
+    public static func wholeLinesIfAlone(_ ranges: [Range<Int>], in bytes: [UInt8]) -> [Range<Int>] {
+        var joined: [Range<Int>] = []
+        for range in ranges.map({ wholeLineIfAlone($0, in: bytes) }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = joined.last, range.lowerBound < last.upperBound {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        // Joined up to the end of a file that has no final line break: as one removal on the last
+        // line would, take the break before it, so the file still ends without one.
+        // (A removal that took that break already starts at it.)
+        if let last = joined.last, last.upperBound == bytes.count, bytes.last != UInt8(ascii: "\n"),
+           last.lowerBound < bytes.count, bytes[last.lowerBound] != UInt8(ascii: "\n"), bytes[last.lowerBound] != UInt8(ascii: "\r") {
+            var before = last.lowerBound
+            if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
+            if before > 0, before < last.lowerBound, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
+            if joined.count < 2 || joined[joined.count - 2].upperBound <= before { joined[joined.count - 1] = before..<last.upperBound }
+        }
+        return joined
+    }
 }

@@ -244,6 +244,17 @@ final class AdoptingTeamTests: XCTestCase {
 
     /// An argument a pattern rule drops, on a line of its own, takes its line with it: no line of
     /// blanks is left (nor trailing blanks where something stands before it).
+    /// Two absorbed modifiers at the end of a file with no final line break: the first, alone on its
+    /// line, takes its line break; the last, on the last line, takes the break before it, the same one.
+    /// The two removals are one (found by the fuzzer: `fix` stopped on "overlapping edit").
+    func testAbsorbedModifiersOnTheFilesLastLinesAreOneRemoval() throws {
+        let tree = try TemporaryTree(["V.swift": "import SwiftUI\nlet v = ProgressView()\n    .scaleEffect(0.5)\n    .tint(.red)"])
+        let run = CLIRun(["fix", "--no-config", "V.swift"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.output + run.errors)
+        XCTAssertEqual(try String(contentsOf: tree.url.appendingPathComponent("V.swift"), encoding: .utf8),
+                       "import SwiftUI\nlet v = LoadingSpinner(size: .small)")
+    }
+
     func testADroppedArgumentOnItsOwnLineTakesTheLine() throws {
         let tree = try TemporaryTree(["team.yml": tagRules, "A.swift": """
             let a = OldTag(
