@@ -22,10 +22,8 @@ enum ReflectedKey {
         switch mirror.displayStyle {
         case .optional:
             return children.first.map { of($0.value, leavingOut: omitted) } ?? "nil"
-        case .set:
-            return "{" + children.map { of($0.value, leavingOut: omitted) }.sorted().joined(separator: ",") + "}"
-        case .dictionary:
-            // Each child is a (key, value) tuple.
+        case .set, .dictionary:
+            // A dictionary's children are (key, value) tuples.
             return "{" + children.map { of($0.value, leavingOut: omitted) }.sorted().joined(separator: ",") + "}"
         case .collection:
             return "[" + children.map { of($0.value, leavingOut: omitted) }.joined(separator: ",") + "]"

@@ -20,10 +20,15 @@ public enum LineRemoval {
         guard endsLine else { return range }
         if lineEnd < bytes.count { return lineStart..<(lineEnd + 1) }
         // On the last line, without a line break: take the break before it instead.
-        var before = lineStart
+        return breakBefore(lineStart, in: bytes)..<lineEnd
+    }
+
+    /// Where the line break just before `start` begins (`\n`, or `\r\n`); `start` when there is none.
+    private static func breakBefore(_ start: Int, in bytes: [UInt8]) -> Int {
+        var before = start
         if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
         if before > 0, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
-        return before..<lineEnd
+        return before
     }
 
     /// Several removals next to one another (the modifiers of one call), each widened as above, then
@@ -44,9 +49,7 @@ public enum LineRemoval {
         // (A removal that took that break already starts at it.)
         if let last = joined.last, last.upperBound == bytes.count, bytes.last != UInt8(ascii: "\n"),
            last.lowerBound < bytes.count, bytes[last.lowerBound] != UInt8(ascii: "\n"), bytes[last.lowerBound] != UInt8(ascii: "\r") {
-            var before = last.lowerBound
-            if before > 0, bytes[before - 1] == UInt8(ascii: "\n") { before -= 1 }
-            if before > 0, before < last.lowerBound, bytes[before - 1] == UInt8(ascii: "\r") { before -= 1 }
+            let before = breakBefore(last.lowerBound, in: bytes)
             if joined.count < 2 || joined[joined.count - 2].upperBound <= before { joined[joined.count - 1] = before..<last.upperBound }
         }
         return joined
