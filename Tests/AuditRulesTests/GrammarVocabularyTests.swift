@@ -1,6 +1,7 @@
 import Foundation
 import TreeSitter
 import XCTest
+import LoadAuditTestSupport
 
 /// The engine names the grammar's node types and fields in string literals (`node.type ==
 /// "call_expression"`, `child(byField: "target")`). A grammar that renames or drops one does not
@@ -8,7 +9,7 @@ import XCTest
 /// sources and check each against the grammar linked in, and list how often the fixtures' trees hold
 /// each type (what a grammar upgrade must keep: see docs/grammar.md).
 final class GrammarVocabularyTests: XCTestCase {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = RepositoryFolder.root
     /// The modules that read syntax trees.
     static let engineModules = ["AuditRules", "SwiftGrammar", "AuditScan", "LoadAuditCLI"]
     /// Literals in the same positions that are not the grammar's: words of the rules file's YAML

@@ -1,6 +1,7 @@
 import AuditModel
 @testable import AuditRules
 import XCTest
+import LoadAuditTestSupport
 
 final class RuleSetLoaderTests: XCTestCase {
     func testBuiltInRulesCoverTheWholeMigrationTable() {
@@ -27,7 +28,7 @@ final class RuleSetLoaderTests: XCTestCase {
     }
 
     func testTheEmbeddedRulesAreTheRulesFile() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = RepositoryFolder.root
         for (embedded, name) in [(BuiltInRules.loadingMigration, "loading-migration.yml"), (BuiltInRules.swiftuiDeprecations, "swiftui-deprecations.yml"), (BuiltInRules.skeletonFirst, "skeleton-first.yml")] {
             let file = try String(contentsOf: repository.appendingPathComponent("rules/" + name), encoding: .utf8)
             XCTAssertEqual(embedded + "\n", file, "run scripts/embed-rules after editing rules/\(name)")

@@ -12,7 +12,7 @@ import XCTest
 /// byte for byte what parsing every file reports, and a file it does not choose holds nothing that
 /// counts on its own. (And the engine's walks that skip unmarked subtrees find what whole walks find.)
 final class SelectionAgainstParsingTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = RepositoryFolder.root
 
     func report(_ path: String, prefilter: Bool = true, jobs: Int = 2) throws -> String {
         let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: path),

@@ -35,7 +35,7 @@ final class MutationTests: XCTestCase {
     // MARK: making mutants
 
     static func fixtureFiles() throws -> [(name: String, bytes: [UInt8])] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = RepositoryFolder.root
         var files: [(String, [UInt8])] = []
         for folder in ["fixtures/ExampleApp", "fixtures/FixCases"] {
             let base = root.appendingPathComponent(folder)

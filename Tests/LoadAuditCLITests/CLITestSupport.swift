@@ -1,6 +1,7 @@
 import Foundation
 import LoadAuditCLI
 import XCTest
+import LoadAuditTestSupport
 
 /// Runs loadaudit in-process, as a user would from a shell, and captures what it prints.
 struct CLIRun {
@@ -43,7 +44,7 @@ func expectedRows(_ name: String) throws -> [String] {
 }
 
 enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = RepositoryFolder.root
     static let exampleApp = root.appendingPathComponent("fixtures/ExampleApp")
 
     /// The loadaudit executable SwiftPM built beside the tests, if any.

@@ -5,8 +5,7 @@ import XCTest
 /// `jsonschema`, in a subprocess. The schema lives outside the repository, beside it:
 /// `../shared/data/sarif-schema-2.1.0.json`. Shared by the test targets that produce SARIF.
 public enum SARIFSchemaValidation {
-    /// The repository root: Tests/TestSupport/<this file> is three levels below it.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = RepositoryFolder.root
     static let schemaFile = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/sarif-schema-2.1.0.json")
 
     private static let script = """
