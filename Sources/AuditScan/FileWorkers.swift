@@ -142,9 +142,7 @@ extension ProjectScanner {
     /// `SourceReader.refusal`), else the select step's decision (`FileSelector.decide`: the word
     /// screen first, the closer reading only of a file it lets through).
     public func screen(_ bytes: [UInt8], path: String) -> Result<FileDecision, SourceReader.Failure> {
-        if bytes.count > Self.maximumFileSize {
-            return .failure(SourceReader.Failure(kind: .tooLarge, detail: "\(bytes.count / (1 << 20)) MB is over the \(Self.maximumFileSize >> 20) MB limit: skipped"))
-        }
+        if bytes.count > Self.maximumFileSize { return .failure(.tooLarge(bytes.count, limit: Self.maximumFileSize)) }
         if let failure = SourceReader.refusal(of: bytes) { return .failure(failure) }
         return .success(selector.decide(bytes, path: path))
     }

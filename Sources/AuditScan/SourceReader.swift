@@ -14,6 +14,11 @@ public enum SourceReader {
     public struct Failure: Error {
         public let kind: FileProblem.Kind
         public let detail: String
+
+        /// A file of `size` bytes, over the `limit`.
+        public static func tooLarge(_ size: Int, limit: Int) -> Failure {
+            Failure(kind: .tooLarge, detail: "\(size / (1 << 20)) MB is over the \(limit >> 20) MB limit: skipped")
+        }
     }
 
     /// The file's bytes, checked (binary, not UTF-8).
@@ -68,10 +73,7 @@ public enum SourceReader {
         guard fstat(descriptor, &status) == 0 else {
             return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(errno))))"))
         }
-        let tooLarge = { (size: Int) in
-            Failure(kind: .tooLarge, detail: "\(size / (1 << 20)) MB is over the \(maximumSize >> 20) MB limit: skipped")
-        }
-        if Int(status.st_size) > maximumSize { return .failure(tooLarge(Int(status.st_size))) }
+        if Int(status.st_size) > maximumSize { return .failure(.tooLarge(Int(status.st_size), limit: maximumSize)) }
         // The expected size and one byte more, read into uninitialized memory (no zero-filling first):
         // the array counts only what `read` wrote. The size `fstat` gave, read in full, is the file as
         // it was then: no second `read` to hear the end (one system call fewer for each of thousands of
@@ -87,7 +89,7 @@ public enum SourceReader {
         // A full buffer: the file grew since `fstat` (or, like a file of /proc, gave no size); read on to the end.
         var full = filled == capacity
         while readError == 0, full {
-            if filled > maximumSize { return .failure(tooLarge(filled)) }
+            if filled > maximumSize { return .failure(.tooLarge(filled, limit: maximumSize)) }
             bytes.append(contentsOf: repeatElement(0, count: max(4096, filled)))
             let end = bytes.count
             (filled, readError) = bytes.withUnsafeMutableBufferPointer { fill(descriptor, $0.baseAddress!, from: filled, to: end) }
@@ -96,7 +98,7 @@ public enum SourceReader {
         if readError != 0 {
             return .failure(Failure(kind: .unreadable, detail: "cannot read the file (\(String(cString: strerror(readError))))"))
         }
-        if filled > maximumSize { return .failure(tooLarge(filled)) }
+        if filled > maximumSize { return .failure(.tooLarge(filled, limit: maximumSize)) }
         bytes.removeLast(bytes.count - filled)
         return .success((bytes, SourceDiscovery.FileIdentity(status)))
     }
