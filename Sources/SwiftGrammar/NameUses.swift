@@ -7,9 +7,9 @@ extension SwiftWords {
     public static func uses(of names: Set<String>, in tree: Tree) -> [String: Int] {
         var uses: [String: Int] = [:]
         tree.rootNode.walk { node in
-            guard node.type == "simple_identifier" || node.type == "type_identifier" else { return true }
+            guard node.type == SwiftNodeType.simpleIdentifier || node.type == SwiftNodeType.typeIdentifier else { return true }
             if names.contains(node.text), isWholeWord(node.byteRange, in: tree.source.bytes) {
-                if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: "name") == node { return false }
+                if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: SwiftField.name) == node { return false }
                 uses[node.text, default: 0] += 1
             }
             return false

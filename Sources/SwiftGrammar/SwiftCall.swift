@@ -17,21 +17,21 @@ public struct SwiftCall {
 
     /// nil when `node` is not a `call_expression`.
     public init?(_ node: Node) {
-        guard node.type == "call_expression", let callee = node.namedChild(at: 0),
-              let suffix = node.namedChildren.first(where: { $0.type == "call_suffix" }) else { return nil }
+        guard node.type == SwiftNodeType.callExpression, let callee = node.namedChild(at: 0),
+              let suffix = node.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix }) else { return nil }
         self.node = node
         self.callee = callee
         var arguments: [CallArgument] = []
         var closures: [Node] = []
         for part in suffix.namedChildren {
             switch part.type {
-            case "value_arguments":
-                for argument in part.namedChildren where argument.type == "value_argument" {
-                    let label = argument.child(byField: "name").map { Self.trimmed($0.text) }
-                    guard let value = argument.child(byField: "value") ?? argument.namedChildren.last else { continue }
+            case SwiftNodeType.valueArguments:
+                for argument in part.namedChildren where argument.type == SwiftNodeType.valueArgument {
+                    let label = argument.child(byField: SwiftField.name).map { Self.trimmed($0.text) }
+                    guard let value = argument.child(byField: SwiftField.value) ?? argument.namedChildren.last else { continue }
                     arguments.append(CallArgument(label: label, value: value, node: argument))
                 }
-            case "lambda_literal":
+            case SwiftNodeType.lambdaLiteral:
                 closures.append(part)
             default:
                 break
@@ -51,7 +51,7 @@ public struct SwiftCall {
     /// The called name of a `call_expression` without taking its arguments apart: for the walks that
     /// look at every call and keep few (`SwiftCall(node)` succeeds too, when it has arguments).
     public static func calleeName(of node: Node) -> String? {
-        guard node.type == "call_expression", let callee = node.namedChild(at: 0) else { return nil }
+        guard node.type == SwiftNodeType.callExpression, let callee = node.namedChild(at: 0) else { return nil }
         return SwiftExpressions.lastName(of: callee)
     }
 
@@ -73,17 +73,17 @@ public struct SwiftModifier {
 public enum SwiftExpressions {
     /// The modifier applied directly to `expression`, if `expression` is the receiver of `.name(...)`.
     public static func modifier(appliedTo expression: Node) -> SwiftModifier? {
-        guard let navigation = expression.parent, navigation.type == "navigation_expression",
-              navigation.child(byField: "target") == expression, let outer = navigation.parent else { return nil }
+        guard let navigation = expression.parent, navigation.type == SwiftNodeType.navigationExpression,
+              navigation.child(byField: SwiftField.target) == expression, let outer = navigation.parent else { return nil }
         return modifier(navigation: navigation, outer: outer)
     }
 
     /// The modifier whose navigation node (`base.name`) and enclosing call are already known.
     public static func modifier(navigation: Node, outer: Node) -> SwiftModifier? {
-        guard navigation.type == "navigation_expression", outer.type == "call_expression", outer.namedChild(at: 0) == navigation,
+        guard navigation.type == SwiftNodeType.navigationExpression, outer.type == SwiftNodeType.callExpression, outer.namedChild(at: 0) == navigation,
               let call = SwiftCall(outer),
-              let suffix = navigation.namedChildren.last(where: { $0.type == "navigation_suffix" }),
-              let name = suffix.child(byField: "suffix"), name.type == "simple_identifier" else { return nil }
+              let suffix = navigation.namedChildren.last(where: { $0.type == SwiftNodeType.navigationSuffix }),
+              let name = suffix.child(byField: SwiftField.suffix), name.type == SwiftNodeType.simpleIdentifier else { return nil }
         return SwiftModifier(name: name.text, call: call, navigation: navigation)
     }
 
@@ -93,14 +93,14 @@ public enum SwiftExpressions {
     public static func qualifier(of name: Node, ancestors: [Node]) -> String? {
         guard let parent = ancestors.last else { return nil }
         switch parent.type {
-        case "navigation_suffix":
+        case SwiftNodeType.navigationSuffix:
             guard ancestors.count >= 2 else { return nil }
             let navigation = ancestors[ancestors.count - 2]
-            guard navigation.type == "navigation_expression", let target = navigation.child(byField: "target"),
-                  target.type == "simple_identifier" || target.type == "type_identifier" else { return nil }
+            guard navigation.type == SwiftNodeType.navigationExpression, let target = navigation.child(byField: SwiftField.target),
+                  target.type == SwiftNodeType.simpleIdentifier || target.type == SwiftNodeType.typeIdentifier else { return nil }
             return target.text
-        case "user_type":
-            let names = parent.namedChildren.filter { $0.type == "type_identifier" }
+        case SwiftNodeType.userType:
+            let names = parent.namedChildren.filter { $0.type == SwiftNodeType.typeIdentifier }
             guard let index = names.firstIndex(of: name), index > 0 else { return nil }
             return names[index - 1].text
         default:
@@ -111,13 +111,13 @@ public enum SwiftExpressions {
     /// The last simple name of a reference: `c` for `a.b.c`, `Text` for `Text`, nil for other shapes.
     public static func lastName(of node: Node) -> String? {
         switch node.type {
-        case "simple_identifier", "type_identifier":
+        case SwiftNodeType.simpleIdentifier, SwiftNodeType.typeIdentifier:
             return node.text
-        case "navigation_expression":
-            guard let suffix = node.child(byField: "suffix") else { return nil }
-            return suffix.child(byField: "suffix").flatMap(lastName(of:))
-        case "user_type":
-            return node.namedChildren.last(where: { $0.type == "type_identifier" })?.text
+        case SwiftNodeType.navigationExpression:
+            guard let suffix = node.child(byField: SwiftField.suffix) else { return nil }
+            return suffix.child(byField: SwiftField.suffix).flatMap(lastName(of:))
+        case SwiftNodeType.userType:
+            return node.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier })?.text
         default:
             return nil
         }
@@ -127,10 +127,10 @@ public enum SwiftExpressions {
     /// or a reference (`style`, `Styles.ring`): what a style or size argument is called.
     public static func valueName(of node: Node) -> String? {
         switch node.type {
-        case "prefix_expression":
-            guard node.child(byField: "operation")?.text == ".", let target = node.child(byField: "target") else { return nil }
+        case SwiftNodeType.prefixExpression:
+            guard node.child(byField: SwiftField.operation)?.text == ".", let target = node.child(byField: SwiftField.target) else { return nil }
             return target.text
-        case "call_expression":
+        case SwiftNodeType.callExpression:
             return SwiftCall(node)?.calleeName
         default:
             return lastName(of: node)
@@ -139,10 +139,10 @@ public enum SwiftExpressions {
 
     /// `.small`: a member written without its type.
     public static func isImplicitMember(_ node: Node) -> Bool {
-        node.type == "prefix_expression" && node.child(byField: "operation")?.text == "."
+        node.type == SwiftNodeType.prefixExpression && node.child(byField: SwiftField.operation)?.text == "."
     }
 
-    public static let stringLiteralTypes: Set<String> = ["line_string_literal", "multi_line_string_literal", "raw_string_literal"]
+    public static let stringLiteralTypes: Set<String> = [SwiftNodeType.lineStringLiteral, SwiftNodeType.multiLineStringLiteral, SwiftNodeType.rawStringLiteral]
 
     public static func isStringLiteral(_ node: Node) -> Bool {
         stringLiteralTypes.contains(node.type)
@@ -150,17 +150,17 @@ public enum SwiftExpressions {
 
     /// A one-line string literal with no interpolation: its text can move anywhere unchanged.
     public static func isPlainStringLiteral(_ node: Node) -> Bool {
-        guard node.type == "line_string_literal" else { return false }
-        return !node.namedChildren.contains { $0.type == "interpolated_expression" }
+        guard node.type == SwiftNodeType.lineStringLiteral else { return false }
+        return !node.namedChildren.contains { $0.type == SwiftNodeType.interpolatedExpression }
     }
 
     /// The value of an integer or real literal, with an optional leading minus.
     public static func numericValue(of node: Node) -> Double? {
         switch node.type {
-        case "integer_literal", "real_literal":
+        case SwiftNodeType.integerLiteral, SwiftNodeType.realLiteral:
             return Double(node.text.replacingOccurrences(of: "_", with: ""))
-        case "prefix_expression":
-            guard node.child(byField: "operation")?.text == "-", let target = node.child(byField: "target"),
+        case SwiftNodeType.prefixExpression:
+            guard node.child(byField: SwiftField.operation)?.text == "-", let target = node.child(byField: SwiftField.target),
                   let value = numericValue(of: target) else { return nil }
             return -value
         default:
@@ -170,8 +170,8 @@ public enum SwiftExpressions {
 
     /// The single expression a closure body consists of, if it has exactly one statement.
     public static func singleExpression(of lambda: Node) -> Node? {
-        guard let statements = lambda.namedChildren.first(where: { $0.type == "statements" }) else { return nil }
-        let parts = statements.namedChildren.filter { $0.type != "comment" && $0.type != "multiline_comment" }
+        guard let statements = lambda.namedChildren.first(where: { $0.type == SwiftNodeType.statements }) else { return nil }
+        let parts = statements.namedChildren.filter { $0.type != SwiftNodeType.comment && $0.type != SwiftNodeType.multilineComment }
         return parts.count == 1 ? parts[0] : nil
     }
 }

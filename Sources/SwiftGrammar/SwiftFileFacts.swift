@@ -33,8 +33,8 @@ public struct SwiftFileFacts {
     /// words of a comment inside the declaration.
     static func isExported(_ declaration: Node) -> Bool {
         declaration.namedChildren.contains { modifiers in
-            modifiers.type == "modifiers" && modifiers.namedChildren.contains { attribute in
-                attribute.type == "attribute" && attribute.namedChildren.contains { $0.type == "user_type" && $0.text == "_exported" }
+            modifiers.type == SwiftNodeType.modifiers && modifiers.namedChildren.contains { attribute in
+                attribute.type == SwiftNodeType.attribute && attribute.namedChildren.contains { $0.type == SwiftNodeType.userType && $0.text == "_exported" }
             }
         }
     }
@@ -46,27 +46,27 @@ public struct SwiftFileFacts {
         var lastImportEnd: Int?
         var firstDeclarationStart: Int?
         for child in topLevel {
-            if firstDeclarationStart == nil, child.type != "comment", child.type != "multiline_comment", child.type != "import_declaration" {
+            if firstDeclarationStart == nil, child.type != SwiftNodeType.comment, child.type != SwiftNodeType.multilineComment, child.type != SwiftNodeType.importDeclaration {
                 firstDeclarationStart = child.startByte
             }
             switch child.type {
-            case "import_declaration":
-                guard let module = child.namedChildren.first(where: { $0.type == "identifier" })?
-                    .namedChildren.first(where: { $0.type == "simple_identifier" })?.text else { continue }
+            case SwiftNodeType.importDeclaration:
+                guard let module = child.namedChildren.first(where: { $0.type == SwiftNodeType.identifier })?
+                    .namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier })?.text else { continue }
                 imports.insert(module)
                 if Self.isExported(child) { exportedImports.insert(module) }
                 if !child.isError { lastImportEnd = max(lastImportEnd ?? 0, child.endByte) }
-            case "class_declaration", "protocol_declaration", "typealias_declaration":
+            case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration:
                 guard let name = SwiftDeclarations.declaredName(of: child) else { continue }
                 if SwiftDeclarations.isExtension(child) {
                     extendedTypes.insert(name.text)
-                    if let body = child.child(byField: "body") {
+                    if let body = child.child(byField: SwiftField.body) {
                         for member in body.namedChildren { if let memberName = SwiftDeclarations.memberName(of: member) { declaredMembers.insert(memberName) } }
                     }
                 } else {
                     topLevelTypes.insert(name.text)
                 }
-            case "function_declaration", "property_declaration":
+            case SwiftNodeType.functionDeclaration, SwiftNodeType.propertyDeclaration:
                 if let name = SwiftDeclarations.memberName(of: child) { declaredMembers.insert(name) }
             default:
                 break
@@ -123,13 +123,13 @@ public struct SwiftFileFacts {
             // The MISSING node sits in zero-width wrappers (a `bang` around a missing `!`): the first
             // ancestor with a width must be the tuple, and the tuple nothing but its parentheses.
             guard node.startByte == node.endByte,
-                  let tuple = ancestors.last(where: { $0.startByte != $0.endByte }), tuple.type == "tuple_expression" else { return false }
+                  let tuple = ancestors.last(where: { $0.startByte != $0.endByte }), tuple.type == SwiftNodeType.tupleExpression else { return false }
             return tuple.text.filter { !$0.isWhitespace } == "()"
         }
         let parts = node.children
-        guard parts.count == 1, let attribute = parts.first, attribute.type == "attribute", !attribute.hasError,
+        guard parts.count == 1, let attribute = parts.first, attribute.type == SwiftNodeType.attribute, !attribute.hasError,
               let next = node.nextSibling else { return false }
-        return next.type == "macro_invocation"
+        return next.type == SwiftNodeType.macroInvocation
     }
 }
 
@@ -159,33 +159,33 @@ public struct ImportInsertion: Sendable, Codable, Equatable {
 }
 
 public enum SwiftDeclarations {
-    public static let typeDeclarationKinds: Set<String> = ["class_declaration", "protocol_declaration"]
+    public static let typeDeclarationKinds: Set<String> = [SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration]
 
     /// The name node of a type declaration (`struct X`, `class X`, `enum X`, `extension X`, `protocol X`).
     public static func declaredName(of declaration: Node) -> Node? {
-        guard typeDeclarationKinds.contains(declaration.type) || declaration.type == "typealias_declaration" else { return nil }
+        guard typeDeclarationKinds.contains(declaration.type) || declaration.type == SwiftNodeType.typealiasDeclaration else { return nil }
         // The grammar's field names are unreliable here (`name:` can label the keyword): take the first
         // type name among the children; for `extension X` it is wrapped in a user_type.
-        guard let name = declaration.namedChildren.first(where: { $0.type == "type_identifier" || $0.type == "user_type" }) else { return nil }
-        if name.type == "user_type" { return name.namedChildren.last(where: { $0.type == "type_identifier" }) }
+        guard let name = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.typeIdentifier || $0.type == SwiftNodeType.userType }) else { return nil }
+        if name.type == SwiftNodeType.userType { return name.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }) }
         return name
     }
 
     /// The name a function or property declaration declares (`cardStyle`, `brandOrange`).
     public static func memberName(of declaration: Node) -> String? {
         switch declaration.type {
-        case "function_declaration":
-            return declaration.child(byField: "name").flatMap { $0.type == "simple_identifier" ? $0.text : nil }
-        case "property_declaration":
-            let pattern = declaration.namedChildren.first { $0.type == "pattern" }
-            return pattern?.namedChildren.first(where: { $0.type == "simple_identifier" })?.text
+        case SwiftNodeType.functionDeclaration:
+            return declaration.child(byField: SwiftField.name).flatMap { $0.type == SwiftNodeType.simpleIdentifier ? $0.text : nil }
+        case SwiftNodeType.propertyDeclaration:
+            let pattern = declaration.namedChildren.first { $0.type == SwiftNodeType.pattern }
+            return pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier })?.text
         default:
             return nil
         }
     }
 
     public static func isExtension(_ declaration: Node) -> Bool {
-        declaration.children.contains { !$0.isNamed && $0.type == "extension" }
+        declaration.children.contains { !$0.isNamed && $0.type == SwiftNodeType.extension }
     }
 
     /// The declarations around `node`, outermost first, joined with dots: `GamesHistoryView.body`.
@@ -198,14 +198,14 @@ public enum SwiftDeclarations {
         var names: [String] = []
         for ancestor in ancestors {
             switch ancestor.type {
-            case "class_declaration", "protocol_declaration":
+            case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration:
                 if let name = declaredName(of: ancestor) { names.append(name.text) }
-            case "function_declaration":
-                if let name = ancestor.namedChildren.first(where: { $0.type == "simple_identifier" }) { names.append(name.text) }
-            case "property_declaration":
-                let pattern = ancestor.namedChildren.first { $0.type == "pattern" }
-                if let name = pattern?.namedChildren.first(where: { $0.type == "simple_identifier" }) ?? pattern { names.append(name.text) }
-            case "init_declaration":
+            case SwiftNodeType.functionDeclaration:
+                if let name = ancestor.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) { names.append(name.text) }
+            case SwiftNodeType.propertyDeclaration:
+                let pattern = ancestor.namedChildren.first { $0.type == SwiftNodeType.pattern }
+                if let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) ?? pattern { names.append(name.text) }
+            case SwiftNodeType.initDeclaration:
                 names.append("init")
             default:
                 break

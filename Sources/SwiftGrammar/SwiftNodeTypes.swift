@@ -1,7 +1,7 @@
-/// The Swift grammar's node types and field names that the rules engine asks for, named once here so
-/// that no module outside SwiftGrammar writes the grammar's vocabulary (`node.type ==
-/// SwiftNodeType.callExpression`, `child(byField: SwiftField.target)`). Inlined: as cheap as the literal.
-/// GrammarVocabularyTests checks every one against the grammar linked in.
+/// The Swift grammar's node types and field names that loadaudit asks for, named once here: SwiftGrammar's
+/// own code and the engine in AuditRules write `node.type == SwiftNodeType.callExpression`,
+/// `child(byField: SwiftField.target)`, and no module writes the grammar's vocabulary as a literal.
+/// Inlined: as cheap as the literal. GrammarVocabularyTests checks every one against the grammar.
 public enum SwiftNodeType {
     @inlinable public static var additiveExpression: String { "additive_expression" }
     @inlinable public static var arrayLiteral: String { "array_literal" }
@@ -18,19 +18,26 @@ public enum SwiftNodeType {
     @inlinable public static var controlTransferStatement: String { "control_transfer_statement" }
     @inlinable public static var enumClassBody: String { "enum_class_body" }
     @inlinable public static var enumEntry: String { "enum_entry" }
+    @inlinable public static var `extension`: String { "extension" }
     @inlinable public static var forStatement: String { "for_statement" }
     @inlinable public static var functionBody: String { "function_body" }
     @inlinable public static var functionDeclaration: String { "function_declaration" }
     @inlinable public static var guardStatement: String { "guard_statement" }
+    @inlinable public static var identifier: String { "identifier" }
     @inlinable public static var ifStatement: String { "if_statement" }
+    @inlinable public static var importDeclaration: String { "import_declaration" }
     @inlinable public static var inheritanceSpecifier: String { "inheritance_specifier" }
     @inlinable public static var initDeclaration: String { "init_declaration" }
     @inlinable public static var integerLiteral: String { "integer_literal" }
+    @inlinable public static var interpolatedExpression: String { "interpolated_expression" }
     @inlinable public static var lambdaFunctionTypeParameters: String { "lambda_function_type_parameters" }
     @inlinable public static var lambdaLiteral: String { "lambda_literal" }
     @inlinable public static var lambdaParameter: String { "lambda_parameter" }
     @inlinable public static var letKeyword: String { "let" }  // the keyword token
+    @inlinable public static var lineStringLiteral: String { "line_string_literal" }
+    @inlinable public static var macroInvocation: String { "macro_invocation" }
     @inlinable public static var modifiers: String { "modifiers" }
+    @inlinable public static var multiLineStringLiteral: String { "multi_line_string_literal" }
     @inlinable public static var multilineComment: String { "multiline_comment" }
     @inlinable public static var multiplicativeExpression: String { "multiplicative_expression" }
     @inlinable public static var navigationExpression: String { "navigation_expression" }
@@ -43,6 +50,8 @@ public enum SwiftNodeType {
     @inlinable public static var prefixExpression: String { "prefix_expression" }
     @inlinable public static var propertyDeclaration: String { "property_declaration" }
     @inlinable public static var protocolDeclaration: String { "protocol_declaration" }
+    @inlinable public static var rawStringLiteral: String { "raw_string_literal" }
+    @inlinable public static var realLiteral: String { "real_literal" }
     @inlinable public static var repeatWhileStatement: String { "repeat_while_statement" }
     @inlinable public static var selectorExpression: String { "selector_expression" }
     @inlinable public static var selfExpression: String { "self_expression" }

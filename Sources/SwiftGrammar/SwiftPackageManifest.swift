@@ -20,7 +20,7 @@ public enum SwiftPackageManifest {
     public static func read(_ tree: Tree) -> PackageManifest {
         var targets: [PackageManifest.Target] = []
         tree.rootNode.walk { node in
-            guard node.type == "call_expression", let call = SwiftCall(node), let name = Self.targetFunction(call.callee), let kind = kinds[name],
+            guard node.type == SwiftNodeType.callExpression, let call = SwiftCall(node), let name = Self.targetFunction(call.callee), let kind = kinds[name],
                   let nameArgument = call.argument(labelled: "name"),
                   let targetName = literal(nameArgument.value) else { return true }
             let path = call.argument(labelled: "path").flatMap { literal($0.value) }
@@ -33,11 +33,11 @@ public enum SwiftPackageManifest {
     /// `target` of `.target` or `Target.target` (not some other type's function of that name).
     static func targetFunction(_ callee: Node) -> String? {
         switch callee.type {
-        case "prefix_expression":
-            guard callee.child(byField: "operation")?.text == ".", let name = callee.child(byField: "target"), name.type == "simple_identifier" else { return nil }
+        case SwiftNodeType.prefixExpression:
+            guard callee.child(byField: SwiftField.operation)?.text == ".", let name = callee.child(byField: SwiftField.target), name.type == SwiftNodeType.simpleIdentifier else { return nil }
             return name.text
-        case "navigation_expression":
-            guard callee.child(byField: "target")?.text == "Target" else { return nil }
+        case SwiftNodeType.navigationExpression:
+            guard callee.child(byField: SwiftField.target)?.text == "Target" else { return nil }
             return SwiftExpressions.lastName(of: callee)
         default:
             return nil

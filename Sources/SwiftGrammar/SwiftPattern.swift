@@ -110,7 +110,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         rootTypes = Self.identifierTypes.contains(root.type) ? Self.identifierTypes : [root.type]
     }
 
-    static let identifierTypes: Set<String> = ["simple_identifier", "type_identifier"]
+    static let identifierTypes: Set<String> = [SwiftNodeType.simpleIdentifier, SwiftNodeType.typeIdentifier]
 
     /// Where a pattern stops parsing, told in its own text (`trimmed`, which starts `leading` bytes
     /// into the text as given): an unreadable piece of code is shown as it is; a missing token (an
@@ -147,7 +147,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
     /// How many of the pattern's tokens are code rather than metavariables: how much a match names.
     public var concreteTokenCount: Int { tokens.filter { !$0.key.hasPrefix("$") }.count }
 
-    static func isComment(_ node: Node) -> Bool { node.type == "comment" || node.type == "multiline_comment" }
+    static func isComment(_ node: Node) -> Bool { node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment }
 
     /// How `$$$` is written for the grammar.
     static let manyPrefix = "__MANY_"
@@ -228,13 +228,13 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         /// A name of the pattern written `Module.Name` (given the rule's module) or, as a callee,
         /// `Name.init`: the whole navigation stands for the name.
         mutating func matchesSpelledOut(_ shape: Shape, _ node: Node) -> Bool {
-            guard node.type == "navigation_expression", shape.children.isEmpty, shape.metavariable == nil,
+            guard node.type == SwiftNodeType.navigationExpression, shape.children.isEmpty, shape.metavariable == nil,
                   identifierTypes.contains(shape.type), let name = shape.text,
-                  let target = node.child(byField: "target"), target.type == "simple_identifier",
-                  let suffix = node.child(byField: "suffix")?.child(byField: "suffix"), suffix.type == "simple_identifier" else { return false }
+                  let target = node.child(byField: SwiftField.target), target.type == SwiftNodeType.simpleIdentifier,
+                  let suffix = node.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix), suffix.type == SwiftNodeType.simpleIdentifier else { return false }
             if let module, target.text == module, suffix.text == name {
                 qualified = true
-            } else if target.text == name, suffix.text == "init", let parent = node.parent, parent.type == "call_expression", parent.namedChild(at: 0) == node {
+            } else if target.text == name, suffix.text == "init", let parent = node.parent, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node {
                 // `Name.init(...)`: the same call.
             } else {
                 return false

@@ -199,14 +199,14 @@ extension SwiftRelation.Target {
 
 /// The scopes of SwiftUI code as the grammar draws them: closures, the calls they belong to, declarations.
 public enum SwiftScopes {
-    public static func isClosure(_ node: Node) -> Bool { node.type == "lambda_literal" }
+    public static func isClosure(_ node: Node) -> Bool { node.type == SwiftNodeType.lambdaLiteral }
 
-    public static func isCall(_ node: Node) -> Bool { node.type == "call_expression" }
+    public static func isCall(_ node: Node) -> Bool { node.type == SwiftNodeType.callExpression }
 
     /// Whether `name` is a kind of named node of the Swift grammar (`if_statement`).
     public static func isNodeKind(_ name: String) -> Bool { Language.swift.hasNodeType(name, named: true) }
 
-    static func isCallSuffix(_ node: Node) -> Bool { node.type == "call_suffix" }
+    static func isCallSuffix(_ node: Node) -> Bool { node.type == SwiftNodeType.callSuffix }
 
     /// A declaration (a function, a property, a type, an initializer): where a closure search stops.
     public static func isDeclaration(_ node: Node) -> Bool { node.type.hasSuffix("_declaration") }
@@ -215,7 +215,7 @@ public enum SwiftScopes {
     /// `value_argument`, `value_arguments`, `call_suffix` for an argument.
     static func leadsToClosureOwner(_ node: Node) -> Bool {
         switch node.type {
-        case "call_suffix", "value_arguments", "value_argument": return true
+        case SwiftNodeType.callSuffix, SwiftNodeType.valueArguments, SwiftNodeType.valueArgument: return true
         default: return false
         }
     }
