@@ -75,13 +75,21 @@ struct RotationReader {
     /// Each node kind's part in the walk, by the grammar's number for it (`Node.symbol`): asked at
     /// every node, where comparing names would cost a string each time.
     private static func kinds(_ tree: Tree) -> [Kind] {
-        var kinds = [Kind](repeating: .other, count: tree.symbolCount)
+        // The Swift grammar's table, made once (naming the symbols takes a string comparison each);
+        // a tree of another grammar gets its own.
+        tree.symbolCount == swiftKinds.count ? swiftKinds : kinds(symbolCount: tree.symbolCount, symbols: tree.symbols(named:))
+    }
+
+    private static let swiftKinds = kinds(symbolCount: Language.swift.symbolCount, symbols: Language.swift.symbols(named:))
+
+    private static func kinds(symbolCount: Int, symbols: (String) -> Set<Int>) -> [Kind] {
+        var kinds = [Kind](repeating: .other, count: symbolCount)
         let named: [(String, Kind)] = [
             (SwiftNodeType.classDeclaration, .type), (SwiftNodeType.protocolDeclaration, .type), (SwiftNodeType.propertyDeclaration, .property),
             (SwiftNodeType.functionDeclaration, .function), (SwiftNodeType.callExpression, .call), ("assignment", .assignment),
             (SwiftNodeType.sourceFile, .container), (SwiftNodeType.classBody, .container), (SwiftNodeType.enumClassBody, .container),
         ]
-        for (name, kind) in named { for symbol in tree.symbols(named: name) { kinds[symbol] = kind } }
+        for (name, kind) in named { for symbol in symbols(name) { kinds[symbol] = kind } }
         return kinds
     }
 

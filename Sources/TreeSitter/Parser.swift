@@ -43,6 +43,17 @@ public struct Language: @unchecked Sendable {
 
     public var abiVersion: Int { Int(ts_language_version(pointer)) }
 
+    /// The numbers (`Node.symbol`) of the node kinds named `name` (a grammar may give one name
+    /// several numbers).
+    public func symbols(named name: String) -> Set<Int> { Self.symbols(named: name, in: symbolNames) }
+
+    static func symbols(named name: String, in symbolNames: [String]) -> Set<Int> {
+        Set(symbolNames.indices.filter { symbolNames[$0] == name })
+    }
+
+    /// How many node kinds the grammar has (see `Tree.symbolCount`).
+    public var symbolCount: Int { symbolNames.count }
+
     /// Whether the grammar has a node type of this name, named (`call_expression`) or anonymous (`"("`):
     /// a rules file's `kind:` is checked with it.
     public func hasNodeType(_ name: String, named: Bool) -> Bool {
@@ -110,9 +121,7 @@ public final class Tree {
 
     /// The numbers (`Node.symbol`) of the node kinds named `name` (a grammar may give one name
     /// several numbers).
-    public func symbols(named name: String) -> Set<Int> {
-        Set(symbolNames.indices.filter { symbolNames[$0] == name })
-    }
+    public func symbols(named name: String) -> Set<Int> { Language.symbols(named: name, in: symbolNames) }
 
     /// How many node kinds the grammar has: every `Node.symbol` of a named or anonymous node is below it
     /// (an ERROR node's is not).

@@ -198,6 +198,7 @@ final class SelectionAgainstParsingTests: XCTestCase {
             for name in analysis.rotation?.statedNames ?? [] {
                 guard let hash = WordHash.ofWord(name) else { continue }
                 XCTAssertTrue(FileSelector.mentionsAny(of: [hash], in: bytes), "\(file.path): \(name)")
+                XCTAssertTrue(selector.wants(bytes, FileSelector.FollowUp([name])), "follow-up, \(file.path): \(name)")
             }
         }
         XCTAssertGreaterThan(chosen, 50)

@@ -110,6 +110,29 @@ final class WordScreenTests: XCTestCase {
         for text in ["let myText = 1\n", "TextField()", "let éText = 1\n", "LabelStyle"] { XCTAssertFalse(wordScreen(text), text) }
     }
 
+    /// The follow-up asks its names' word screen first, then hashes the names of the files it passes:
+    /// the answer is the hashing's alone, wherever a name falls, whatever stands around it.
+    func testTheFollowUpsScreenAnswersAsHashingEveryNameDoes() {
+        let selector = FileSelector(engine.selectionNeeds)
+        let nameSets: [Set<String>] = [["StreamWatcher"], ["Model", "SavingState", "publishStatusTaskStartDelayWeight"], ["ab", "x"], ["Über", "ok"]]
+        for names in nameSets {
+            let followUp = FileSelector.FollowUp(names)
+            let hashes = Set(names.compactMap(WordHash.ofWord))
+            for name in names {
+                for offset in 0..<20 {
+                    for (before, after) in [(" ", "("), ("a9", " "), ("9", "."), ("_", ""), ("é", "\n"), ("", "s"), ("// ", " //"), ("\"", "\"")] {
+                        let text = String(repeating: "=", count: offset) + before + name + after + String(repeating: "-", count: offset % 7)
+                        let bytes = Array(text.utf8)
+                        XCTAssertEqual(selector.wants(bytes, followUp), FileSelector.mentionsAny(of: hashes, in: bytes), "\(names.sorted()): \(text)")
+                    }
+                }
+            }
+            XCTAssertFalse(selector.wants(Array("let other = Thing()\n".utf8), followUp), "\(names.sorted())")
+        }
+        XCTAssertNotNil(FileSelector.FollowUp(["StreamWatcher", "Model"]).screen)
+        XCTAssertNil(FileSelector.FollowUp(["ab", "x"]).screen, "a name of one byte: hashing only")
+    }
+
     /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
     func testEveryWordIsSeenAtEveryOffset() {
         let words = FileSelector(componentsOnly.selectionNeeds).triggerWords.filter { $0.allSatisfy(\.isLetter) } + ["Text", "Label", "asyncAfter", "sleep", "scheduledTimer"]
