@@ -125,9 +125,11 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     }
     // A file left for later is parsed when its bytes mention a name its facts state: every such name
     // must be in its bytes, as a whole word.
-    for name in analysis.rotation?.statedNames ?? [] where !FileSelector.mentionsAny(of: Set([WordHash.ofWord(name)].compactMap { $0 }), in: bytes)
-        && WordHash.ofWord(name) != nil {
-        fail("the facts state \(name), which the bytes do not mention")
+    // The follow-up asks a word screen of the names first: it must pass every such file too.
+    for name in analysis.rotation?.statedNames ?? [] {
+        guard let hash = WordHash.ofWord(name) else { continue }
+        if !FileSelector.mentionsAny(of: [hash], in: bytes) { fail("the facts state \(name), which the bytes do not mention") }
+        if !selector.wants(bytes, FileSelector.FollowUp([name])) { fail("the follow-up passes over \(name), which the facts state") }
     }
     let whole = wholeWalks.analyze(tree: tree, file: "Fuzz.swift")
     if whole.candidates.map(\.finding) != analysis.candidates.map(\.finding) || whole.suppressions != analysis.suppressions
