@@ -34,7 +34,7 @@ let package = Package(
         // tree-sitter's allocator during a scan's parses: a per-thread arena taken back at once.
         .target(name: "CParseArena", dependencies: ["CTreeSitter"]),
         // A thin, memory-safe Swift binding: parser, tree, node, cursor, positions.
-        .target(name: "TreeSitter", dependencies: ["CTreeSitter", "CTreeSitterSwift", "CParseArena"]),
+        .target(name: "TreeSitter", dependencies: ["CTreeSitter", "CTreeSitterSwift", "CParseArena", "AuditModel"]),
         // Findings, positions, severities, fix classes: the plain model every later stage shares.
         .target(name: "AuditModel"),
         // The project model: modules (SwiftPM targets, Xcode projects, project folders), what each file

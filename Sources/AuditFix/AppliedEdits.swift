@@ -93,21 +93,13 @@ public struct AppliedEdits {
 
     /// The index of `offset` in the sorted `starts`, when it is one of them.
     static func index(of offset: Int, in starts: [Int]) -> Int? {
-        var low = 0, high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] < offset { low = middle + 1 } else { high = middle }
-        }
+        let low = starts.partitioningIndex { $0 >= offset }
         return low < starts.count && starts[low] == offset ? low : nil
     }
 
     /// The last edit that starts at or before `offset` in the text after its pass.
     private static func last(in edits: [Placed], startingAtOrBefore offset: Int) -> Int? {
-        var low = 0, high = edits.count
-        while low < high {
-            let middle = (low + high) / 2
-            if edits[middle].newStart <= offset { low = middle + 1 } else { high = middle }
-        }
+        let low = edits.partitioningIndex { $0.newStart > offset }
         return low > 0 ? low - 1 : nil
     }
 }

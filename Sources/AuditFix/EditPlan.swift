@@ -66,12 +66,7 @@ public enum EditPlan {
 
         /// The index of the first range that starts after `offset`.
         private func firstStarting(after offset: Int) -> Int {
-            var low = 0, high = ranges.count
-            while low < high {
-                let middle = (low + high) / 2
-                if ranges[middle].lowerBound <= offset { low = middle + 1 } else { high = middle }
-            }
-            return low
+            ranges.partitioningIndex { $0.lowerBound > offset }
         }
     }
 

@@ -312,11 +312,7 @@ public struct ProjectScanner {
     static func absolutePaths(of findings: [Finding], in files: [SourceFileReference]) -> [String: String] {
         var paths: [String: String] = [:]
         for name in findings.lazy.flatMap({ [$0.file] + $0.related.map(\.file) }) where paths[name] == nil {
-            var low = 0, high = files.count
-            while low < high {
-                let middle = (low + high) / 2
-                if files[middle].displayPath.precedesInUTF8(name) { low = middle + 1 } else { high = middle }
-            }
+            let low = files.partitioningIndex { !$0.displayPath.precedesInUTF8(name) }
             if low < files.count, files[low].displayPath == name { paths[name] = files[low].absolutePath }
         }
         return paths

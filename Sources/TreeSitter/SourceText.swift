@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AuditModel
 
 /// The UTF-8 bytes a tree was parsed from, with a line index for turning byte offsets into positions
 /// that people read: 1-based lines, and 1-based columns that count Unicode code points (a tab is one).
@@ -103,13 +104,7 @@ public struct SourceText: Sendable {
     }
 
     private func lineIndex(containing offset: Int) -> Int {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return low
+        max(lineStarts.partitioningIndex { $0 > offset } - 1, 0)
     }
 }
 
@@ -160,11 +155,7 @@ public struct WordOffsets: Sendable {
     /// Whether one of the words starts inside `range`.
     public func anyStart(in range: Range<Int>) -> Bool {
         if everywhere { return true }
-        var low = 0, high = offsets.count
-        while low < high {
-            let middle = (low + high) / 2
-            if offsets[middle] < range.lowerBound { low = middle + 1 } else { high = middle }
-        }
+        let low = offsets.partitioningIndex { $0 >= range.lowerBound }
         return low < offsets.count && offsets[low] < range.upperBound
     }
 }
