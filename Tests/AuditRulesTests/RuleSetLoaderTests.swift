@@ -11,7 +11,10 @@ final class RuleSetLoaderTests: XCTestCase {
             "loading-overlay", "loading-trips-view", "loading-text-generator", "raw-progress-view",
             "uikit-activity-indicator", "rotating-loading-message", "loading-label-style",
         ])
-        XCTAssertEqual(ruleSet.rules.map(\.component), [
+        XCTAssertEqual(ruleSet.rules.map { rule in
+            guard case .component(let component) = rule.matcher else { return "" }
+            return component.name
+        }, [
             "ThemedSpinner", "ThemedSpinnerCompact", "LoadingDots", "PlaceholderCard", "PlanningProgressView",
             "LoadingOverlay", "LoadingTripsView", "LoadingTextGenerator", "ProgressView", "UIActivityIndicatorView", "", "",
         ])
@@ -218,7 +221,7 @@ final class RuleSetLoaderTests: XCTestCase {
 final class RotationVocabularyLoaderTests: XCTestCase {
     func testTheBuiltInClocksAreData() throws {
         let rule = try XCTUnwrap(RuleSet.builtIn().rules.first { $0.kind == .rotatingText })
-        let vocabulary = try XCTUnwrap(rule.rotation)
+        guard case .rotatingText(let vocabulary) = rule.matcher else { return XCTFail("\(rule.id) is not compiled into its rotating-text case") }
         XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "CADisplayLink", "sleep", "onReceive", "TimelineView"])
         XCTAssertEqual(vocabulary.description(ofClock: "scheduledTimer"), "a repeating Timer")
         XCTAssertEqual(Set(vocabulary.targetClocks.keys), ["scheduledTimer", "CADisplayLink"])
