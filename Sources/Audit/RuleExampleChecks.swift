@@ -51,13 +51,17 @@ public enum RuleExampleChecks {
     public static func run(_ ruleSet: RuleSet) throws -> Outcome {
         var outcome = Outcome()
         let parser = try Parser()
-        for rule in ruleSet.rules where !rule.examples.isEmpty || rule.size?.context.contains(where: { !$0.examples.isEmpty }) == true {
+        for rule in ruleSet.rules {
+            // A component rule's size contexts carry examples of their own.
+            let contexts: [SizeByContext]
+            if case .component(let component) = rule.matcher { contexts = component.size?.context ?? [] } else { contexts = [] }
+            guard !rule.examples.isEmpty || contexts.contains(where: { !$0.examples.isEmpty }) else { continue }
             outcome.rulesWithExamples += 1
             let engine = RuleEngine(ruleSet: try ruleSet.selecting([rule.id]))
             let check = Checker(rule: rule, engine: engine, parser: parser)
             // A size context's examples: where it decides the size of the rule's findings, and what
             // the fix then writes.
-            for (place, context) in (rule.size?.context ?? []).enumerated() where !context.examples.isEmpty {
+            for (place, context) in contexts.enumerated() where !context.examples.isEmpty {
                 let name = "size context \(place + 1) (\(context.size)\(context.why.isEmpty ? "" : ", \(context.why)"))"
                 for (index, example) in context.examples.matching.enumerated() {
                     outcome.checks += 1

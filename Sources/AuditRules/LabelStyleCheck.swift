@@ -7,13 +7,14 @@ import TreeSitter
 /// ("Loading games...", or a listed context label such as "Planning trip").
 struct LabelStyleCheck {
     let rule: Rule
+    /// The rule's settings (its `labelStyle` case).
+    let style: LabelStyle
     let file: String
     let source: SourceText
 
     func check(_ call: SwiftCall) -> Candidate? {
-        guard let style = rule.labelStyle else { return nil }
         // Real progress is another component's business (and not a loading label).
-        if let determinate = rule.determinate {
+        if let determinate = style.determinate {
             if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return nil }
             if let like = determinate.progressLike, call.arguments.count == 1, call.arguments[0].label == nil,
                UsageMatcher.readsLike(like, call.arguments[0].value) { return nil }

@@ -13,30 +13,44 @@ import TreeSitter
 /// Matches rules on syntax trees. Immutable: one engine serves every thread.
 public struct RuleEngine: Sendable {
     public let ruleSet: RuleSet
-    private let rulesByComponent: [String: [Rule]]
+    /// The `component` rules, by the deprecated type's name.
+    private let rulesByComponent: [String: [(rule: Rule, component: ComponentRule)]]
 
     /// `skipsUnmarkedSubtrees: false` walks whole trees, as a check that skipping changes nothing.
     public init(ruleSet: RuleSet, skipsUnmarkedSubtrees: Bool = true) {
         self.ruleSet = ruleSet
         self.skipsUnmarkedSubtrees = skipsUnmarkedSubtrees
-        rulesByComponent = Dictionary(grouping: ruleSet.rules.filter { $0.kind == .component }, by: \.component)
-        rotatingRules = ruleSet.rules.filter { $0.kind == .rotatingText }
-        labelRules = ruleSet.rules.filter { $0.kind == .labelStyle }
-        rotation = rotatingRules.compactMap(\.rotation).reduce(RotationVocabulary()) { $0.merged(with: $1) }
-        rotationWalkWords = RotationReader.walkWords(rotation)
-        let labelComponents = labelRules.flatMap { $0.labelStyle?.components ?? [] }
-        let patternRules = ruleSet.rules.filter { $0.kind == .pattern && $0.pattern != nil }
-        patternRulesByRootType = patternRules.reduce(into: [:]) { byType, rule in
-            for type in rule.pattern!.rootTypes { byType[type, default: []].append(rule) }
-        }
-        walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternRules.flatMap { $0.pattern!.names }).map { Array($0.utf8) }
-        selectionNeeds = ruleSet.selectionNeeds
+        var rulesByComponent: [String: [(rule: Rule, component: ComponentRule)]] = [:]
+        var rotatingRules: [Rule] = [], vocabularies: [RotationVocabulary] = []
+        var labelRules: [(rule: Rule, style: LabelStyle)] = []
+        var patternRules: [(rule: Rule, pattern: PatternRule)] = []
         var precedence: [String: Precedence] = [:]
-        for (order, rule) in ruleSet.rules.enumerated() where rule.kind == .component || rule.kind == .pattern {
-            let specificity = rule.specificity
-            precedence[rule.id] = Precedence(conditions: specificity.conditions, tokens: specificity.tokens, order: order)
+        for (order, rule) in ruleSet.rules.enumerated() {
+            switch rule.matcher {
+            case .component(let component): rulesByComponent[component.name, default: []].append((rule, component))
+            case .rotatingText(let vocabulary):
+                rotatingRules.append(rule)
+                vocabularies.append(vocabulary)
+            case .labelStyle(let style): labelRules.append((rule, style))
+            case .pattern(let pattern): patternRules.append((rule, pattern))
+            }
+            if let specificity = rule.specificity {
+                precedence[rule.id] = Precedence(conditions: specificity.conditions, tokens: specificity.tokens, order: order)
+            }
         }
+        self.rulesByComponent = rulesByComponent
+        self.rotatingRules = rotatingRules
+        self.labelRules = labelRules
         self.precedence = precedence
+        rotation = vocabularies.reduce(RotationVocabulary()) { $0.merged(with: $1) }
+        rotationWalkWords = RotationReader.walkWords(rotation)
+        let labelComponents = labelRules.flatMap { $0.style.components }
+        patternRulesByRootType = patternRules.reduce(into: [:]) { byType, entry in
+            for type in entry.pattern.pattern.rootTypes { byType[type, default: []].append(entry) }
+        }
+        let patternNames = patternRules.flatMap { $0.pattern.pattern.names }
+        walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternNames).map { Array($0.utf8) }
+        selectionNeeds = ruleSet.selectionNeeds
     }
 
     /// Which of two rules reports code both find: more conditions on the context, then more code
@@ -108,9 +122,9 @@ public struct RuleEngine: Sendable {
     private let skipsUnmarkedSubtrees: Bool
 
     private let rotatingRules: [Rule]
-    private let labelRules: [Rule]
+    private let labelRules: [(rule: Rule, style: LabelStyle)]
     /// The `pattern` rules, by the node kinds their matches start at.
-    private let patternRulesByRootType: [String: [Rule]]
+    private let patternRulesByRootType: [String: [(rule: Rule, pattern: PatternRule)]]
 
     /// The rotating-text rules' names (display calls, clocks, random picks), for every file's walk.
     private let rotation: RotationVocabulary
@@ -127,7 +141,7 @@ public struct RuleEngine: Sendable {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
-        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
+        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.style.components) }
         let wordOffsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: walkWords) : .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             // Everything this walk reports holds one of the names it matches.
@@ -138,15 +152,15 @@ public struct RuleEngine: Sendable {
             // Every pattern rule that matches: when several report the same code, `resolve` keeps the
             // most specific (`oneFindingPerNode`).
             if let rules = patternRulesByRootType[node.type] {
-                for rule in rules {
-                    if let candidate = patternCandidate(rule, at: node, path: path, file: file, facts: facts) { candidates.append(candidate) }
+                for (rule, pattern) in rules {
+                    if let candidate = patternCandidate(rule, pattern, at: node, path: path, file: file, facts: facts) { candidates.append(candidate) }
                 }
             }
             switch node.type {
             case SwiftNodeType.callExpression where !labelComponents.isEmpty:
                 if let name = SwiftCall.calleeName(of: node), labelComponents.contains(name), let call = SwiftCall(node) {
-                    for rule in labelRules where rule.labelStyle?.components.contains(name) == true {
-                        if var candidate = LabelStyleCheck(rule: rule, file: file, source: tree.source).check(call) {
+                    for (rule, style) in labelRules where style.components.contains(name) {
+                        if var candidate = LabelStyleCheck(rule: rule, style: style, file: file, source: tree.source).check(call) {
                             candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: path.reversed())
                             candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
                             candidates.append(candidate)
@@ -158,8 +172,8 @@ public struct RuleEngine: Sendable {
                 guard let rules = rulesByComponent[node.text], SwiftWords.isWholeWord(node.byteRange, in: tree.source.bytes) else { return false }
                 let inBrokenRegion = Self.isInBrokenRegion(path, facts)
                 let ancestors = Array(path.reversed())
-                for rule in rules {
-                    guard var candidate = UsageMatcher(rule: rule, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts)
+                for (rule, component) in rules {
+                    guard var candidate = UsageMatcher(rule: rule, component: component, sizes: ruleSet.sizes, file: file, source: tree.source, facts: facts)
                         .match(node, ancestors: ancestors) else { continue }
                     candidate.finding.scope = SwiftDeclarations.scopePath(ancestors: ancestors)
                     candidate.finding.snippet = Self.snippet(tree.source, candidate.finding)
@@ -190,11 +204,12 @@ public struct RuleEngine: Sendable {
     /// A `pattern` rule's finding at `node`, when the node has the pattern's shape: its edits change
     /// only the tokens the replacement changes (see `SwiftPattern.edits`). A lone name matches a whole
     /// word that is not a declaration's own name.
-    private func patternCandidate(_ rule: Rule, at node: Node, path: [Node], file: String, facts: SwiftFileFacts) -> Candidate? {
-        guard let pattern = rule.pattern, let match = pattern.match(node, module: rule.module) else { return nil }
-        if !rule.relations.isEmpty {
+    private func patternCandidate(_ rule: Rule, _ settings: PatternRule, at node: Node, path: [Node], file: String, facts: SwiftFileFacts) -> Candidate? {
+        let pattern = settings.pattern
+        guard let match = pattern.match(node, module: rule.module) else { return nil }
+        if !settings.relations.isEmpty {
             let ancestors = Array(path.reversed())
-            guard rule.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
+            guard settings.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
         }
         let source = node.tree.source
         var qualified = match.isQualified
@@ -208,13 +223,13 @@ public struct RuleEngine: Sendable {
                 qualified = true
             }
         }
-        let range = pattern.reportedRange(match, replacement: rule.rewrite)
+        let range = pattern.reportedRange(match, replacement: settings.rewrite)
         let start = source.position(ofByte: range.lowerBound), end = source.position(ofByte: range.upperBound)
         // A value its table does not cover is for a person: never guessed.
         var values: [String: String] = [:]
         var usedByValues = Set<String>()
         var uncovered: String?
-        for (name, table) in rule.values.sorted(by: { $0.key < $1.key }) {
+        for (name, table) in settings.values.sorted(by: { $0.key < $1.key }) {
             guard let bound = match.bindings[name] else { continue }
             let code = source.text(bound).trimmingCharacters(in: .whitespacesAndNewlines)
             if let value = table.code(for: code) {
@@ -228,13 +243,13 @@ public struct RuleEngine: Sendable {
                 uncovered = "$\(name) is \(code), which the rule's table does not cover: a person decides"
             }
         }
-        let rewrite = uncovered == nil ? rule.rewrite : nil
+        let rewrite = uncovered == nil ? settings.rewrite : nil
         var reasons = uncovered.map { [$0] } ?? []
         var fix = rule.fix
         // Code the replacement leaves out, unless the rule says it may: a person checks the rewrite.
         if let rewrite, fix == .safe {
             let dropped = pattern.metavariables.filter {
-                !rewrite.metavariables.contains($0) && !rule.droppableArguments.contains($0) && !usedByValues.contains($0)
+                !rewrite.metavariables.contains($0) && !settings.droppableArguments.contains($0) && !usedByValues.contains($0)
             }
                 .compactMap { name in match.bindings[name].map { (name, source.text($0).trimmingCharacters(in: .whitespacesAndNewlines)) } }
                 .filter { !$0.1.isEmpty }
@@ -257,7 +272,7 @@ public struct RuleEngine: Sendable {
         var candidate = Candidate(finding: finding, moduleCheck: rule.module.flatMap { qualified ? nil : Candidate.ModuleCheck(module: $0, fileImports: facts.imports) },
                                   ruleMessage: rule.message, reasons: reasons)
         candidate.ruleModule = rule.module
-        candidate.replacementModules = rule.replacementModules
+        candidate.replacementModules = settings.replacementModules
         return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
     }
 

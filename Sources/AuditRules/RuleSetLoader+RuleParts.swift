@@ -51,7 +51,7 @@ extension RuleSetLoader {
 
     /// A `pattern` rule's `match` (one Swift expression with metavariables) and `replace` (one that
     /// uses only the match's metavariables; without it, the fix is manual).
-    static func readPattern(_ rule: inout Rule, fields: [String: Node], node: Node, _ reader: YAMLReader) throws {
+    static func readPattern(id: String, fix: FixClass, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> PatternRule {
         guard let matchNode = fields["match"] else { throw reader.error(node, "a pattern rule needs 'match'") }
         // The match and the replacement are both read before either's mistake is thrown.
         var problems: [RulesFileError] = []
@@ -66,33 +66,35 @@ extension RuleSetLoader {
             } catch let error as RulesFileError { problems.append(error) }
         }
         if let error = RulesFileError.combining(problems) { throw error }
-        guard let pattern else { return }
+        // A match that does not parse is one of the problems just thrown.
+        guard let pattern else { preconditionFailure("rule '\(id)': a match read without a pattern or a mistake") }
         guard !pattern.names.isEmpty else { throw reader.error(matchNode, "match must name something concrete, not only metavariables") }
-        rule.pattern = pattern
         if let rewrite, let replaceNode = fields["replace"] {
             let unbound = pattern.unbound(in: rewrite)
             if !unbound.isEmpty { throw reader.error(replaceNode, "replace \(SwiftPattern.Problem.unknownMetavariables(unbound))") }
-            rule.rewrite = rewrite
         }
-        if rule.fix != .manual, rule.rewrite == nil {
-            throw reader.error(fields["fix"], "rule '\(rule.id)' has fix '\(rule.fix.rawValue)' but no 'replace'; give one or use fix: manual")
+        if fix != .manual, rewrite == nil {
+            throw reader.error(fields["fix"], "rule '\(id)' has fix '\(fix.rawValue)' but no 'replace'; give one or use fix: manual")
         }
-        if let valuesNode = fields["values"] { rule.values = try readValueTables(valuesNode, rule: rule, reader) }
+        let values = try fields["values"].map { try readValueTables($0, pattern: pattern, rewrite: rewrite, reader) } ?? [:]
         // `droppable-arguments`: metavariables of the match the replacement leaves out on purpose.
+        var droppableArguments = Set<String>()
         if let droppableNode = fields["droppable-arguments"] {
-            let dropped = Set(pattern.metavariables).subtracting(rule.rewrite?.metavariables ?? [])
+            let dropped = Set(pattern.metavariables).subtracting(rewrite?.metavariables ?? [])
             for item in try reader.list(droppableNode, "droppable-arguments") {
                 let name = String(try reader.nonEmptyString(item, "droppable-arguments").drop { $0 == "$" })
                 guard dropped.contains(name) else {
                     throw reader.error(item, "droppable-arguments: '$\(name)' is not a metavariable of the match that the replacement leaves out")
                 }
-                rule.droppableArguments.insert(name)
+                droppableArguments.insert(name)
             }
         }
-        rule.replacementModules = try readReplacementModules(fields, reader)
-        if !rule.replacementModules.isEmpty, rule.rewrite == nil {
+        let replacementModules = try readReplacementModules(fields, reader)
+        if !replacementModules.isEmpty, rewrite == nil {
             throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no 'replace'")
         }
+        return PatternRule(pattern: pattern, rewrite: rewrite, values: values, droppableArguments: droppableArguments,
+                           replacementModules: replacementModules, relations: try readRelations(fields, reader))
     }
 
     /// A pattern's mistake at its place in the file: where the code stops parsing, when the value is
@@ -119,10 +121,10 @@ extension RuleSetLoader {
     /// of that number; a range (`..<0.8`, `0.8..<1.5`, `1.5...`) any number in it; `nearest: {16: .small,
     /// 24: .medium}` maps any number literal to the nearest number's code. A code may use the match's
     /// metavariables (`$TITLE`). A key given twice is an error.
-    static func readValueTables(_ node: Node, rule: Rule, _ reader: YAMLReader) throws -> [String: ValueTable] {
+    static func readValueTables(_ node: Node, pattern: SwiftPattern, rewrite: SwiftPattern?, _ reader: YAMLReader) throws -> [String: ValueTable] {
         guard let mapping = node.mapping else { throw reader.error(node, "values must map metavariables to tables of values") }
         var tables: [String: ValueTable] = [:]
-        let known = rule.pattern?.metavariables ?? []
+        let known = pattern.metavariables
         func code(_ node: Node, of name: Substring) throws -> String {
             let text = try reader.string(node, "a value's new code")
             if let unknown = ValueTable.metavariables(in: text).first(where: { !known.contains($0) }) {
@@ -132,10 +134,10 @@ extension RuleSetLoader {
         }
         for (key, tableNode) in mapping {
             let name = try reader.nonEmptyString(key, "a values key").drop { $0 == "$" }
-            guard rule.pattern?.metavariables.contains(String(name)) == true else {
+            guard pattern.metavariables.contains(String(name)) else {
                 throw reader.error(key, "values: '$\(name)' is not a metavariable of the match")
             }
-            guard rule.rewrite?.metavariables.contains(String(name)) == true else {
+            guard rewrite?.metavariables.contains(String(name)) == true else {
                 throw reader.error(key, "values: the replacement does not use '$\(name)'")
             }
             guard let entries = tableNode.mapping else { throw reader.error(tableNode, "values: '$\(name)' must map values to their new code") }
@@ -238,7 +240,8 @@ extension RuleSetLoader {
         return table
     }
 
-    /// `rotating-text` and `label-style` rules: no component, no replacement (fix is always manual).
+    /// `pattern`, `rotating-text` and `label-style` rules, each compiled into its case of `RuleMatcher`:
+    /// only the keys of its kind; a rotating-text or label-style rule has no rewrite (fix is always manual).
     static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
         let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples", "module"]
         let allowed: Set<String>
@@ -256,43 +259,48 @@ extension RuleSetLoader {
         if kind != .pattern, fix != .manual, let fixNode = fields["fix"] {
             throw reader.error(fixNode, "a \(kind.rawValue) rule has no automatic rewrite: its fix is manual")
         }
-        var rule = Rule(
-            id: id, kind: kind, component: "", module: try readModule(fields, reader),
-            severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
-            message: try reader.nonEmptyString(messageNode, "message"),
-            help: try fields["help"].map { try reader.string($0, "help") },
-            replacement: nil, fix: fix, size: nil, label: nil, droppableArguments: [], absorbModifiers: [],
-            determinate: nil, style: nil, origin: "\(reader.file):\(node.mark?.line ?? 0)",
-            helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
-        ).withExamples(try fields["examples"].map { try readExamples($0, reader) })
+        let module = try readModule(fields, reader)
+        let severity = try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning
+        let message = try reader.nonEmptyString(messageNode, "message")
+        let help = try fields["help"].map { try reader.string($0, "help") }
+        let helpURI = try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
+        let examples = try fields["examples"].map { try readExamples($0, reader) } ?? RuleExamples()
+        let matcher: RuleMatcher
         switch kind {
         case .pattern:
-            try readPattern(&rule, fields: fields, node: node, reader)
-            rule.relations = try readRelations(fields, reader)
+            matcher = .pattern(try readPattern(id: id, fix: fix, fields: fields, node: node, reader))
         case .rotatingText:
-            rule.rotation = try readRotationVocabulary(fields, node: node, reader)
+            matcher = .rotatingText(try readRotationVocabulary(fields, node: node, reader))
         case .labelStyle:
-            guard let componentsNode = fields["components"] else { throw reader.error(node, "a label-style rule needs 'components'") }
-            var pattern: NSRegularExpression?
-            if let patternNode = fields["label-pattern"] {
-                let text = try reader.nonEmptyString(patternNode, "label-pattern")
-                do { pattern = try NSRegularExpression(pattern: text) } catch {
-                    throw reader.error(patternNode, "label-pattern is not a valid regular expression: \(text)")
-                }
-            }
-            rule.labelStyle = LabelStyle(
-                components: Set(try reader.stringList(componentsNode, "components")),
-                labelArguments: try fields["label-arguments"].map { try reader.stringList($0, "label-arguments") } ?? ["label", "_"],
-                allowedLabels: Set(try fields["allowed-labels"].map { try reader.stringList($0, "allowed-labels") } ?? []),
-                pattern: pattern
-            )
-            if let determinateNode = fields["determinate"] { rule.determinate = try readDeterminate(determinateNode, reader) }
-            rule.labelStyle?.labelClosures = Set(try fields["label-closures"].map { try reader.stringList($0, "label-closures") } ?? [])
-            rule.labelStyle?.mismatchReason = try fields["mismatch-reason"].map { try reader.nonEmptyString($0, "mismatch-reason") }
+            matcher = .labelStyle(try readLabelStyle(fields, node: node, reader))
         case .component:
-            break
+            preconditionFailure("a component rule is read by readRule")
         }
-        return rule
+        return Rule(id: id, matcher: matcher, module: module, severity: severity, message: message, help: help, fix: fix,
+                    origin: "\(reader.file):\(node.mark?.line ?? 0)", helpURI: helpURI, examples: examples)
+    }
+
+    /// A `label-style` rule's components, where their label is, what it may read, and the calls that
+    /// show real progress (no label to check).
+    static func readLabelStyle(_ fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> LabelStyle {
+        guard let componentsNode = fields["components"] else { throw reader.error(node, "a label-style rule needs 'components'") }
+        var pattern: NSRegularExpression?
+        if let patternNode = fields["label-pattern"] {
+            let text = try reader.nonEmptyString(patternNode, "label-pattern")
+            do { pattern = try NSRegularExpression(pattern: text) } catch {
+                throw reader.error(patternNode, "label-pattern is not a valid regular expression: \(text)")
+            }
+        }
+        // Read in the order the mistakes are looked for: a rule's first mistake is the one reported.
+        let components = Set(try reader.stringList(componentsNode, "components"))
+        let labelArguments = try fields["label-arguments"].map { try reader.stringList($0, "label-arguments") } ?? ["label", "_"]
+        let allowedLabels = Set(try fields["allowed-labels"].map { try reader.stringList($0, "allowed-labels") } ?? [])
+        let determinate = try fields["determinate"].map { try readDeterminate($0, reader) }
+        return LabelStyle(
+            components: components, labelArguments: labelArguments, allowedLabels: allowedLabels, pattern: pattern,
+            labelClosures: Set(try fields["label-closures"].map { try reader.stringList($0, "label-closures") } ?? []),
+            mismatchReason: try fields["mismatch-reason"].map { try reader.nonEmptyString($0, "mismatch-reason") },
+            determinate: determinate)
     }
 
     static let contextKeys: Set<String> = Set(["size", "why", "examples", "label-of", "beside", "within"] + SwiftRelation.Kind.allCases.map(\.rawValue))

@@ -196,30 +196,25 @@ enum RuleSetLoader {
         if let replacement { try checkPlaceholders(replacement, size: size, label: label, sizes: sizes, fields: fields, reader) }
         let determinate = try fields["determinate"].map { try readDeterminate($0, reader) }
         let style = try fields["style"].map { try readStyle($0, reader) }
-        var rule = Rule(
-            id: id,
-            component: component,
-            module: try readModule(fields, reader),
-            severity: try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning,
-            message: try reader.nonEmptyString(try required("message"), "message"),
-            help: try fields["help"].map { try reader.string($0, "help") },
-            replacement: replacement,
-            fix: fix,
-            size: size,
-            label: label,
-            droppableArguments: Set(try fields["droppable-arguments"].map { try reader.stringList($0, "droppable-arguments") } ?? []),
-            absorbModifiers: try fields["absorb-modifiers"].map { try reader.stringList($0, "absorb-modifiers") } ?? [],
-            determinate: determinate,
-            style: style,
-            origin: "\(reader.file):\(node.mark?.line ?? 0)",
-            helpURI: try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
-        ).withExamples(try fields["examples"].map { try readExamples($0, reader) })
-        rule.replacementModules = try readReplacementModules(fields, reader)
-        if !rule.replacementModules.isEmpty, replacement == nil {
+        // Read in the order the mistakes are looked for: a rule's first mistake is the one reported.
+        let module = try readModule(fields, reader)
+        let severity = try fields["severity"].map { try reader.enumValue($0, "severity", as: Severity.self) } ?? .warning
+        let message = try reader.nonEmptyString(try required("message"), "message")
+        let help = try fields["help"].map { try reader.string($0, "help") }
+        let droppableArguments = Set(try fields["droppable-arguments"].map { try reader.stringList($0, "droppable-arguments") } ?? [])
+        let absorbModifiers = try fields["absorb-modifiers"].map { try reader.stringList($0, "absorb-modifiers") } ?? []
+        let helpURI = try fields["help-uri"].map { try reader.nonEmptyString($0, "help-uri") }
+        let examples = try fields["examples"].map { try readExamples($0, reader) } ?? RuleExamples()
+        let replacementModules = try readReplacementModules(fields, reader)
+        if !replacementModules.isEmpty, replacement == nil {
             throw reader.error(fields["replacement-module"], "replacement-module names what the replacement needs, but the rule has no replacement")
         }
-        rule.relations = try readRelations(fields, reader)
-        return rule
+        let matcher = RuleMatcher.component(ComponentRule(
+            name: component, replacement: replacement, replacementModules: replacementModules, size: size, label: label,
+            droppableArguments: droppableArguments, absorbModifiers: absorbModifiers, determinate: determinate, style: style,
+            relations: try readRelations(fields, reader)))
+        return Rule(id: id, matcher: matcher, module: module, severity: severity, message: message, help: help, fix: fix,
+                    origin: "\(reader.file):\(node.mark?.line ?? 0)", helpURI: helpURI, examples: examples)
     }
 
     /// A rule's (or a relation's) `inside`, `not-inside`, `has` and `not-has`, in that order: all must hold.

@@ -29,35 +29,43 @@ public struct SelectionNeeds: Sendable {
 extension RuleSet {
     /// What these rules need (see `SelectionNeeds`), with the engine's suppression and re-export words.
     public var selectionNeeds: SelectionNeeds {
-        let componentRules = Dictionary(grouping: rules.filter { $0.kind == .component }, by: \.component)
-        let labelRules = rules.filter { $0.kind == .labelStyle }
-        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.labelStyle?.components ?? []) }
+        var componentRules: [String: [ComponentRule]] = [:]
+        var labelRules: [LabelStyle] = []
+        var vocabularies: [RotationVocabulary] = []
         // A pattern rule's match holds all its names: a file must use one of them (the first) in code.
-        let patternNames = Set(rules.compactMap { $0.kind == .pattern ? $0.pattern?.names.first : nil })
+        var patternNames = Set<String>()
+        for rule in rules {
+            switch rule.matcher {
+            case .component(let component): componentRules[component.name, default: []].append(component)
+            case .labelStyle(let style): labelRules.append(style)
+            case .rotatingText(let vocabulary): vocabularies.append(vocabulary)
+            case .pattern(let pattern): if let name = pattern.pattern.names.first { patternNames.insert(name) }
+            }
+        }
+        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.components) }
         let codeNames = Set(componentRules.keys).union(labelComponents).union(patternNames)
         var styles: [String: [StyleCheck]] = [:]
         var accepted: [String: Set<String>] = [:]
         // (A name a pattern rule looks for is never only determinate progress: the pattern decides.)
         for name in codeNames.subtracting(patternNames) where !name.isEmpty && name.utf8.allSatisfy({ SwiftWords.isNameByte[Int($0)] }) {
-            let acting = (componentRules[name] ?? []) + labelRules.filter { $0.labelStyle?.components.contains(name) == true }
-            let forms = acting.compactMap(\.determinate)
+            let components = componentRules[name] ?? [], labelStyles = labelRules.filter { $0.components.contains(name) }
+            let forms = components.compactMap(\.determinate) + labelStyles.compactMap(\.determinate)
             // Every rule acting on the name must have a determinate form, and a label all accept.
-            guard !acting.isEmpty, forms.count == acting.count else { continue }
+            guard !forms.isEmpty, forms.count == components.count + labelStyles.count else { continue }
             let labels = forms.dropFirst().reduce(forms[0].arguments) { $0.intersection($1.arguments) }
             guard !labels.isEmpty else { continue }
             accepted[name] = labels
-            for rule in acting { if let style = rule.style { styles[style.modifier, default: []].append(style) } }
+            for component in components { if let style = component.style { styles[style.modifier, default: []].append(style) } }
         }
         // As `UsageMatcher` decides: a style spins determinate progress when it is no spinner style of
         // the rule's list and its name matches the rule's spinning-style names.
         let spinning = styles.mapValues { checks in
             { @Sendable (name: String) in checks.contains { !$0.spinnerStyles.contains(name) && $0.isSpinning(name) } }
         }
-        let rotating = rules.filter { $0.kind == .rotatingText }
         return SelectionNeeds(
             codeNames: codeNames, anywhereWords: ["loadaudit:", "@_exported"], commentWords: ["loadaudit:"],
             determinateLabels: accepted, determinateStyles: accepted.isEmpty ? [:] : spinning,
-            rotation: rotating.isEmpty ? nil : rotating.compactMap(\.rotation).reduce(RotationVocabulary()) { $0.merged(with: $1) }
+            rotation: vocabularies.isEmpty ? nil : vocabularies.reduce(RotationVocabulary()) { $0.merged(with: $1) }
         )
     }
 }

@@ -7,6 +7,8 @@ import TreeSitter
 /// becomes: a call with a replacement, a type or member reference, or a declaration.
 struct UsageMatcher {
     let rule: Rule
+    /// The rule's settings (its `component` case).
+    let component: ComponentRule
     let sizes: SpinnerSizes?
     let file: String
     let source: SourceText
@@ -64,7 +66,7 @@ struct UsageMatcher {
     private func matchKnown(_ identifier: Node) -> Candidate? {
         guard let usage = classify(identifier) else { return nil }
         // Where the use must sit or what it must hold: checked on the call, or the name as written.
-        if !rule.relations.isEmpty {
+        if !component.relations.isEmpty {
             let node: Node
             switch usage {
             case .declaration(let name): node = name
@@ -72,14 +74,14 @@ struct UsageMatcher {
             case .call(let call, _): node = call.node
             }
             let ancestors = lineage?.ancestors(of: node) ?? node.ancestors
-            guard rule.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
+            guard component.relations.allSatisfy({ $0.holds(at: node, ancestors: ancestors) }) else { return nil }
         }
         switch usage {
         case .declaration(let name):
             // A module's type declared by the app (`class ProgressView: UIView`) is not the deprecated thing.
             guard rule.module == nil else { return nil }
             return candidate(span: name.byteRange, fix: .manual, replacement: nil,
-                             reasons: ["the declaration of \(rule.component): delete it once nothing uses it"], qualified: true)
+                             reasons: ["the declaration of \(component.name): delete it once nothing uses it"], qualified: true)
         case .reference(let node, let qualified):
             return candidate(span: node.byteRange, fix: .manual, replacement: nil,
                              reasons: rule.fix == .manual ? [] : ["a reference that is not a call: change it by hand"], qualified: qualified)
@@ -169,12 +171,12 @@ struct UsageMatcher {
         }
 
         let chain = absorbedChain(of: call)
-        let style = rule.style.flatMap { effectiveStyle(around: call.node, check: $0) }
+        let style = component.style.flatMap { effectiveStyle(around: call.node, check: $0) }
         let customStyle = style.flatMap { $0.isSpinner ? nil : $0.text }
 
         if isDeterminate(call) {
             // Real progress is not a spinner, unless a style made to spin draws it: a custom indicator.
-            guard let customStyle, let check = rule.style, check.isSpinning(style?.name ?? customStyle) else { return nil }
+            guard let customStyle, let check = component.style, check.isSpinning(style?.name ?? customStyle) else { return nil }
             return candidate(span: start.startByte..<call.node.endByte, fix: .manual, replacement: nil,
                              reasons: ["determinate progress drawn by the custom style \(customStyle): a custom indicator to redesign by hand"],
                              qualified: start.type != SwiftNodeType.simpleIdentifier)
@@ -190,11 +192,11 @@ struct UsageMatcher {
         var values: [ReplacementTemplate.Placeholder: String] = [:]
         var closuresConsumed = false
 
-        if let labelSource = rule.label {
+        if let labelSource = component.label {
             let label = readLabel(call, source: labelSource, consumed: &consumed, closuresConsumed: &closuresConsumed, lower: lower)
             values[.label] = label ?? labelSource.defaultLabel
         }
-        if let sizeSource = rule.size, let sizes {
+        if let sizeSource = component.size, let sizes {
             var size = sizeSource.defaultSize
             if let name = sizeSource.argument, let index = call.arguments.firstIndex(where: { $0.label == name }) {
                 consumed.insert(index)
@@ -219,16 +221,16 @@ struct UsageMatcher {
             values[.size] = size
         }
         // What a replacement would lose; a rule with none rewrites nothing, so loses nothing.
-        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) && rule.replacement != nil {
-            if let label = argument.label, rule.droppableArguments.contains(label) { continue }
+        for (index, argument) in call.arguments.enumerated() where !consumed.contains(index) && component.replacement != nil {
+            if let label = argument.label, component.droppableArguments.contains(label) { continue }
             lower(to: .unsafe, "drops the argument \(argument.label.map { "\($0): " } ?? "")\(argument.value.text)")
         }
-        if !closuresConsumed, !call.trailingClosures.isEmpty, rule.replacement != nil {
+        if !closuresConsumed, !call.trailingClosures.isEmpty, component.replacement != nil {
             lower(to: .unsafe, "drops the trailing closure")
         }
 
         var replacement: String?
-        if fix != .manual, let template = rule.replacement {
+        if fix != .manual, let template = component.replacement {
             replacement = template.render(values)
             if replacement == nil { lower(to: .manual, "no value for the replacement's placeholders") }
         }
@@ -243,7 +245,7 @@ struct UsageMatcher {
     }
 
     private func isDeterminate(_ call: SwiftCall) -> Bool {
-        guard let determinate = rule.determinate else { return false }
+        guard let determinate = component.determinate else { return false }
         if call.arguments.contains(where: { $0.label.map(determinate.arguments.contains) ?? false }) { return true }
         guard let like = determinate.progressLike, call.arguments.count == 1, call.trailingClosures.isEmpty,
               call.arguments[0].label == nil else { return false }
@@ -288,7 +290,7 @@ struct UsageMatcher {
         if SwiftExpressions.isPlainStringLiteral(value) { return value.text }
         if SwiftExpressions.isStringLiteral(value) {
             lower(.unsafe, "the label \(value.text) is not one plain string literal")
-        } else if unlabelled, rule.determinate?.progressLike != nil, !Self.readsLikeText(value, rule.label) {
+        } else if unlabelled, component.determinate?.progressLike != nil, !Self.readsLikeText(value, component.label) {
             lower(.unsafe, "cannot tell whether \(value.text) is a label or a Progress: check it is text")
         } else {
             lower(.unsafe, "the label \(value.text) is not one plain string literal")
@@ -308,7 +310,7 @@ struct UsageMatcher {
     }
 
     private func labelFromClosure(_ closure: Node, lower: (FixClass, String) -> Void) -> String? {
-        let views = rule.label?.closureViews ?? []
+        let views = component.label?.closureViews ?? []
         guard let expression = SwiftExpressions.singleExpression(of: closure), let text = SwiftCall(expression),
               let name = text.calleeName, views.contains(name), text.arguments.count == 1, text.arguments[0].label == nil, text.trailingClosures.isEmpty else {
             lower(.unsafe, "the label view is not one \(views.sorted().joined(separator: " or ")): it is dropped")
@@ -337,8 +339,8 @@ struct UsageMatcher {
     private func absorbedChain(of call: SwiftCall) -> Chain {
         var chain = Chain(callEnd: call.node.endByte, end: call.node.endByte, size: nil)
         var current = call.node
-        let roles = rule.size?.modifierRoles ?? [:]
-        while let modifier = modifier(appliedTo: current), rule.absorbModifiers.contains(modifier.name) {
+        let roles = component.size?.modifierRoles ?? [:]
+        while let modifier = modifier(appliedTo: current), component.absorbModifiers.contains(modifier.name) {
             let arguments = modifier.call.arguments
             if let role = roles[modifier.name] {
                 switch role {
@@ -347,15 +349,15 @@ struct UsageMatcher {
                     // `.scaleEffect(0.5, anchor: .center)`; the size nearest to the scaled diameter.
                     guard let first = arguments.first, first.label == nil, arguments.dropFirst().allSatisfy({ $0.label != nil }),
                           modifier.call.trailingClosures.isEmpty, let scale = SwiftExpressions.numericValue(of: first.value),
-                          let points = rule.size?.scalePoints, let size = sizes?.nearest(to: scale * points) else { return chain }
+                          let points = component.size?.scalePoints, let size = sizes?.nearest(to: scale * points) else { return chain }
                     chain.size = size
                 case .controlSize:
                     guard arguments.count == 1, arguments[0].label == nil, SwiftExpressions.isImplicitMember(arguments[0].value),
                           let name = SwiftExpressions.valueName(of: arguments[0].value), let size = sizes?.controlSize[name] else { return chain }
                     chain.size = size
                 }
-            } else if modifier.name == rule.style?.modifier {
-                guard let style = rule.style, arguments.count == 1,
+            } else if modifier.name == component.style?.modifier {
+                guard let style = component.style, arguments.count == 1,
                       let name = SwiftExpressions.valueName(of: arguments[0].value), style.spinnerStyles.contains(name) else { return chain }
             }
             chain.end = modifier.call.node.endByte
@@ -409,7 +411,7 @@ struct UsageMatcher {
             file: file,
             start: SourcePoint(line: start.line, column: start.column, byteOffset: span.lowerBound),
             end: SourcePoint(line: end.line, column: end.column, byteOffset: span.upperBound),
-            symbol: rule.component,
+            symbol: component.name,
             message: Candidate.message(rule.message, reasons: reasons),
             replacement: fix == .manual ? nil : replacement,
             fix: fix,
@@ -420,7 +422,7 @@ struct UsageMatcher {
         }
         var candidate = Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
         candidate.ruleModule = rule.module
-        candidate.replacementModules = rule.replacementModules
+        candidate.replacementModules = component.replacementModules
         return candidate
     }
 }

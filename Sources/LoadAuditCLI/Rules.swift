@@ -48,10 +48,14 @@ struct RulesList: ParsableCommand {
         for rule in ruleSet.rules {
             let id = rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
             let finds: String
-            if let pattern = rule.pattern {
-                finds = "\(pattern.text) " + Self.whereText(rule) + (rule.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
-            } else {
-                finds = "\(rule.component) " + Self.whereText(rule) + (rule.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
+            switch rule.matcher {
+            case .pattern(let pattern):
+                finds = "\(pattern.pattern.text) " + Self.whereText(pattern.relations) + (pattern.rewrite.map { "-> \($0.text)" } ?? "(no automatic rewrite)")
+            case .component(let component):
+                finds = "\(component.name) " + Self.whereText(component.relations) + (component.replacement.map { "-> \($0.source)" } ?? "(no automatic rewrite)")
+            case .rotatingText, .labelStyle:
+                // No name to show and no rewrite: the name's place stays blank.
+                finds = " (no automatic rewrite)"
             }
             terminal.write("\(id)  \(rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.fix.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(finds)\n")
         }
@@ -66,8 +70,8 @@ struct RulesList: ParsableCommand {
 
 extension RulesList {
     /// `(inside List) ` for a rule with relations, else nothing.
-    static func whereText(_ rule: Rule) -> String {
-        rule.relations.isEmpty ? "" : "(" + rule.relations.map(\.description).joined(separator: "; ") + ") "
+    static func whereText(_ relations: [some CustomStringConvertible]) -> String {
+        relations.isEmpty ? "" : "(" + relations.map(\.description).joined(separator: "; ") + ") "
     }
 }
 
@@ -157,13 +161,18 @@ struct RulesExplain: ParsableCommand {
         var text = "\(rule.id) (\(rule.kind.rawValue), \(rule.severity.rawValue), fix: \(rule.fix.rawValue)) from \(rule.origin)\n\n"
         text += rule.message + "\n"
         if let help = rule.help, !help.isEmpty { text += help + "\n" }
-        if let pattern = rule.pattern {
-            text += "\nfinds:    \(pattern.text)\n" + Self.relations(rule) + (rule.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
-        } else if !rule.component.isEmpty {
-            text += "\nfinds:    \(rule.component)\n" + Self.relations(rule) + (rule.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
-            if let size = rule.size { text += Self.sizes(size) }
-        } else if let names = rule.rotation {
+        switch rule.matcher {
+        case .pattern(let pattern):
+            text += "\nfinds:    \(pattern.pattern.text)\n" + Self.relations(pattern.relations)
+                + (pattern.rewrite.map { "replaces: \($0.text)\n" } ?? "replaces: nothing (a person decides)\n")
+        case .component(let component):
+            text += "\nfinds:    \(component.name)\n" + Self.relations(component.relations)
+                + (component.replacement.map { "replaces: \($0.source)\n" } ?? "replaces: nothing (a person decides)\n")
+            if let size = component.size { text += Self.sizes(size) }
+        case .rotatingText(let names):
             text += "\n" + Self.rotationDefinition + "\n" + Self.rotationNames(names)
+        case .labelStyle:
+            break
         }
         for (index, example) in rule.examples.matching.enumerated() { text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
         for (index, example) in rule.examples.notMatching.enumerated() { text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
@@ -204,8 +213,8 @@ struct RulesExplain: ParsableCommand {
     }
 
     /// A rule's relations, one per line: `where:    inside List or ScrollView`.
-    static func relations(_ rule: Rule) -> String {
-        rule.relations.enumerated().map { "\($0.offset == 0 ? "where:   " : "and:     ") \($0.element)\n" }.joined()
+    static func relations(_ relations: [some CustomStringConvertible]) -> String {
+        relations.enumerated().map { "\($0.offset == 0 ? "where:   " : "and:     ") \($0.element)\n" }.joined()
     }
 
     /// What a rotating-text rule finds, for people (docs/rotating-text.md says it at length).

@@ -21,6 +21,12 @@ final class RelationalRuleTests: XCTestCase {
         try findings(code, ruleSet).map { "\($0.start.line):\($0.start.column) \($0.ruleId)" }
     }
 
+    /// The relations of a pattern rule (`spinnerRule`'s kind).
+    private func relations(_ rule: Rule) throws -> [SwiftRelation] {
+        let pattern: PatternRule? = if case .pattern(let pattern) = rule.matcher { pattern } else { nil }
+        return try XCTUnwrap(pattern, "\(rule.id) is not compiled into its pattern case").relations
+    }
+
     private func spinnerRule(_ id: String = "spinner", _ relations: String) -> String {
         """
           - id: \(id)
@@ -156,7 +162,7 @@ final class RelationalRuleTests: XCTestCase {
         }
         """
         XCTAssertEqual(try found(code, ruleSet), ["4:13 content", "7:17 content", "8:27 content"])
-        XCTAssertEqual(ruleSet.rules[0].relations[0].description,
+        XCTAssertEqual(try relations(ruleSet.rules[0])[0].description,
                        "inside List, or Section that is inside List, or if_statement or switch_statement that is inside var body: some View { $$$CONTENT }")
         assertLocatedErrors([("version: 1\nrules:\n" + spinnerRule("a", "inside: {kind: if_stmt}"), 7, "inside kind: 'if_stmt' is not a node kind of the Swift grammar")])
     }
@@ -210,8 +216,8 @@ final class RelationalRuleTests: XCTestCase {
     func testRelationsAreInTheRulesMatchingKey() throws {
         let one = try rules(spinnerRule("s", "inside: List")), two = try rules(spinnerRule("s", "inside: {pattern: List, stop-by: end}"))
         XCTAssertNotEqual(one.matchingKey(of: one.rules[0]), two.matchingKey(of: two.rules[0]))
-        XCTAssertEqual(one.rules[0].relations.first?.description, "inside List")
-        XCTAssertEqual(try rules(spinnerRule("s", "inside: {pattern: [HStack, Label], has: Text, not-has: {pattern: Button, stop-by: end}}")).rules[0].relations.first?.description,
+        XCTAssertEqual(try relations(one.rules[0]).first?.description, "inside List")
+        XCTAssertEqual(try relations(try rules(spinnerRule("s", "inside: {pattern: [HStack, Label], has: Text, not-has: {pattern: Button, stop-by: end}}")).rules[0]).first?.description,
                        "inside HStack or Label that has Text and does not have Button (at any depth)")
     }
 

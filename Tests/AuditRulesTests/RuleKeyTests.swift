@@ -27,21 +27,30 @@ final class RuleKeyTests: XCTestCase {
         return (ruleSet.cacheKey, ruleSet.matchingKey(of: ruleSet.rules[0]))
     }
 
-    /// Every stored property of a rule is in the cache key, and all but the wording and places in the
-    /// matching key, for each rule of the built-in files: a property added to `Rule` is in them.
+    /// Every stored property of a rule, and of its kind's settings (the payload of its matcher's case),
+    /// is in the cache key, and all but the wording and places in the matching key, for each rule of
+    /// the built-in files (every kind): a property added to `Rule` or to a kind's settings is in them.
     func testEveryPropertyOfEveryBuiltInRuleIsInTheKeys() throws {
-        for ruleSet in [RuleSet.builtIn(), try XCTUnwrap(RuleSet.builtIn(named: "skeleton-first"))] {
+        var kinds = Set<RuleKind>()
+        for name in RuleSet.builtInNames {
+            let ruleSet = try XCTUnwrap(RuleSet.builtIn(named: name))
             for rule in ruleSet.rules {
-                let labels = Mirror(reflecting: rule).children.compactMap(\.label)
-                XCTAssertGreaterThan(labels.count, 20)
+                kinds.insert(rule.kind)
+                let settings = try XCTUnwrap(Mirror(reflecting: rule.matcher).children.first, "\(rule.id): its case has no settings")
+                let settingsLabels = Mirror(reflecting: settings.value).children.compactMap(\.label)
+                XCTAssertGreaterThan(settingsLabels.count, 5, rule.id)
+                let labels = Mirror(reflecting: rule).children.compactMap(\.label) + settingsLabels
+                XCTAssertGreaterThan(labels.count, 15, rule.id)
                 let cache = ReflectedKey.of(rule), matching = ruleSet.matchingKey(of: rule)
+                XCTAssertTrue(matching.contains("matcher:\(settings.label ?? "?")("), "\(rule.id): the matching key names the kind")
                 for label in labels {
                     XCTAssertTrue(cache.contains(label + ":"), "\(rule.id): \(label) is not in the cache key")
-                    XCTAssertEqual(matching.contains("," + label + ":") || matching.hasPrefix("(" + label + ":"),
+                    XCTAssertEqual(matching.contains("," + label + ":") || matching.contains("(" + label + ":"),
                                    !RuleSet.wordingAndPlaces.contains(label), "\(rule.id): \(label) in the matching key")
                 }
             }
         }
+        XCTAssertEqual(kinds, Set(RuleKind.allCases), "the built-in files hold a rule of every kind")
     }
 
     func testWordingLeavesTheMatchingKeyAndEveryChangeOfMatchingMovesBoth() throws {

@@ -11,7 +11,10 @@ final class RuleSetLoaderTests: XCTestCase {
             "loading-overlay", "loading-trips-view", "loading-text-generator", "raw-progress-view",
             "uikit-activity-indicator", "rotating-loading-message", "loading-label-style",
         ])
-        XCTAssertEqual(ruleSet.rules.map(\.component), [
+        XCTAssertEqual(ruleSet.rules.map { rule in
+            guard case .component(let component) = rule.matcher else { return "" }
+            return component.name
+        }, [
             "ThemedSpinner", "ThemedSpinnerCompact", "LoadingDots", "PlaceholderCard", "PlanningProgressView",
             "LoadingOverlay", "LoadingTripsView", "LoadingTextGenerator", "ProgressView", "UIActivityIndicatorView", "", "",
         ])
@@ -111,6 +114,65 @@ final class RuleSetLoaderTests: XCTestCase {
         let findings = try RuleHarness.findings("let a = OldBadge(size: 11)\nlet b = LegacyToast()\nlet c = Badge()\n", rules: ruleSet)
         XCTAssertEqual(findings.map(\.replacement), ["Badge(style: .compact)"])
         XCTAssertEqual(findings.map(\.severity), [.error])
+    }
+
+    /// Each rule is compiled into its kind's case, with the settings its file gives; a rule of another
+    /// kind than `component` refuses the keys of the other kinds.
+    func testEachKindIsCompiledIntoItsCaseWithItsSettings() throws {
+        let ruleSet = try RuleSetLoader.load(text: """
+            version: 1
+            rules:
+              - id: badge
+                component: OldBadge
+                replacement: Badge()
+                fix: safe
+                droppable-arguments: [tint]
+                inside: List
+                message: m
+              - id: tint
+                kind: pattern
+                match: $VIEW.tint($COLOR, $OPACITY)
+                replace: $VIEW.tint($COLOR)
+                droppable-arguments: [$OPACITY]
+                has: Text
+                message: m
+              - id: label
+                kind: label-style
+                components: [ProgressView]
+                determinate: {arguments: [value]}
+                message: m
+              - id: rotating
+                kind: rotating-text
+                display-calls: [Text]
+                clocks: {closures: [every]}
+                message: m
+            """, file: "team.yml")
+        XCTAssertEqual(ruleSet.rules.map(\.kind), [.component, .pattern, .labelStyle, .rotatingText])
+        guard case .component(let component) = ruleSet.rules[0].matcher, case .pattern(let pattern) = ruleSet.rules[1].matcher,
+              case .labelStyle(let style) = ruleSet.rules[2].matcher, case .rotatingText(let vocabulary) = ruleSet.rules[3].matcher else {
+            return XCTFail("a rule is not compiled into its kind's case: \(ruleSet.rules.map(\.matcher))")
+        }
+        XCTAssertEqual(component.name, "OldBadge")
+        XCTAssertEqual(component.replacement?.source, "Badge()")
+        XCTAssertEqual(component.droppableArguments, ["tint"])
+        XCTAssertEqual(component.relations.map(\.description), ["inside List"])
+        XCTAssertEqual(pattern.pattern.text, "$VIEW.tint($COLOR, $OPACITY)")
+        XCTAssertEqual(pattern.rewrite?.text, "$VIEW.tint($COLOR)")
+        XCTAssertEqual(pattern.droppableArguments, ["OPACITY"])
+        XCTAssertEqual(pattern.relations.map(\.kind), [.has])
+        XCTAssertEqual(style.components, ["ProgressView"])
+        XCTAssertEqual(style.determinate?.arguments, ["value"])
+        XCTAssertEqual(vocabulary.displayCalls, ["Text"])
+        XCTAssertEqual(vocabulary.closureClocks, ["every": "every"])
+        let head = "version: 1\nrules:\n  - id: r\n    message: m\n"
+        assertLocatedErrors([
+            (head + "    kind: pattern\n    match: X()\n    components: [X]\n", 7, "'components' does not apply to a pattern rule"),
+            (head + "    kind: pattern\n    match: X()\n    replacement: Y()\n", 7, "'replacement' does not apply to a pattern rule"),
+            (head + "    kind: label-style\n    components: [X]\n    match: X()\n", 7, "'match' does not apply to a label-style rule"),
+            (head + "    kind: label-style\n    components: [X]\n    size: {default: small}\n", 7, "'size' does not apply to a label-style rule"),
+            (head + "    kind: rotating-text\n    display-calls: [Text]\n    determinate: {arguments: [value]}\n", 7,
+             "'determinate' does not apply to a rotating-text rule"),
+        ])
     }
 
     func testLoadingSeveralFilesMergesThemAndRejectsDuplicateIds() throws {
@@ -218,7 +280,7 @@ final class RuleSetLoaderTests: XCTestCase {
 final class RotationVocabularyLoaderTests: XCTestCase {
     func testTheBuiltInClocksAreData() throws {
         let rule = try XCTUnwrap(RuleSet.builtIn().rules.first { $0.kind == .rotatingText })
-        let vocabulary = try XCTUnwrap(rule.rotation)
+        guard case .rotatingText(let vocabulary) = rule.matcher else { return XCTFail("\(rule.id) is not compiled into its rotating-text case") }
         XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "CADisplayLink", "sleep", "onReceive", "TimelineView"])
         XCTAssertEqual(vocabulary.description(ofClock: "scheduledTimer"), "a repeating Timer")
         XCTAssertEqual(Set(vocabulary.targetClocks.keys), ["scheduledTimer", "CADisplayLink"])
