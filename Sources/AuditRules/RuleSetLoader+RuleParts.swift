@@ -240,20 +240,33 @@ extension RuleSetLoader {
         return table
     }
 
+    /// The keys a rule of `kind` takes.
+    static func keys(of kind: RuleKind) -> Set<String> {
+        let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples", "module"]
+        let relations = Set(SwiftRelation.Kind.allCases.map(\.rawValue))
+        switch kind {
+        case .component:
+            return common.union(["component", "replacement", "replacement-module", "size", "label", "droppable-arguments", "absorb-modifiers", "determinate", "style"]).union(relations)
+        case .rotatingText: return common.union(["display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks"])
+        case .labelStyle: return common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate", "label-closures", "mismatch-reason"])
+        case .pattern: return common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"]).union(relations)
+        }
+    }
+
+    /// A key of another kind is a mistake, not something to pass over: `match:` on a rule without
+    /// `kind: pattern` would otherwise be a component rule that never asks for it.
+    static func refuseOtherKindsKeys(_ kind: RuleKind, fields: [String: Node], _ reader: YAMLReader) throws {
+        let allowed = keys(of: kind)
+        guard let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
+        let owners = RuleKind.allCases.filter { $0 != kind && keys(of: $0).contains(extra) }.map { "kind: \($0.rawValue)" }
+        let hint = kind == .component && !owners.isEmpty && fields["kind"] == nil ? "; it is a key of \(owners.joined(separator: " or ")) rules" : ""
+        throw reader.error(fields[extra], "'\(extra)' does not apply to a \(kind.rawValue) rule\(hint) (keys: \(allowed.sorted().joined(separator: ", ")))")
+    }
+
     /// `pattern`, `rotating-text` and `label-style` rules, each compiled into its case of `RuleMatcher`:
     /// only the keys of its kind; a rotating-text or label-style rule has no rewrite (fix is always manual).
     static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
-        let common: Set<String> = ["id", "kind", "severity", "message", "help", "help-uri", "fix", "enabled", "examples", "module"]
-        let allowed: Set<String>
-        switch kind {
-        case .rotatingText: allowed = common.union(["display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks"])
-        case .labelStyle: allowed = common.union(["components", "label-arguments", "allowed-labels", "label-pattern", "determinate", "label-closures", "mismatch-reason"])
-        case .pattern: allowed = common.union(["match", "replace", "values", "droppable-arguments", "replacement-module"]).union(SwiftRelation.Kind.allCases.map(\.rawValue))
-        case .component: allowed = ruleKeys
-        }
-        if let extra = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw reader.error(fields[extra], "'\(extra)' does not apply to a \(kind.rawValue) rule (keys: \(allowed.sorted().joined(separator: ", ")))")
-        }
+        try refuseOtherKindsKeys(kind, fields: fields, reader)
         guard let messageNode = fields["message"] else { throw reader.error(node, "a rule needs 'message'") }
         let fix = try fields["fix"].map { try reader.enumValue($0, "fix", as: FixClass.self) } ?? .manual
         if kind != .pattern, fix != .manual, let fixNode = fields["fix"] {

@@ -6,14 +6,8 @@ import Yams
 /// Turns the text of a rules file into a validated `RuleSet`, or a located error. See rules/README.md.
 enum RuleSetLoader {
     static let topLevelKeys: Set<String> = ["version", "name", "title", "findings-name", "new-components", "keep", "sizes", "rules", "help-base-uri"]
-    static let ruleKeys: Set<String> = [
-        "id", "component", "module", "severity", "message", "help", "replacement", "fix", "size", "label",
-        "droppable-arguments", "absorb-modifiers", "determinate", "style", "enabled", "help-uri",
-        "kind", "display-calls", "display-properties", "display-setters", "observable-state", "clocks", "random-picks", "components", "label-arguments", "allowed-labels", "label-pattern",
-        "label-closures", "mismatch-reason",
-        "match", "replace", "examples", "values", "replacement-module",
-        "inside", "not-inside", "has", "not-has",
-    ]
+    /// Every key a rule may have, of any kind (`keys(of:)`: which kind takes which).
+    static let ruleKeys: Set<String> = RuleKind.allCases.reduce(into: []) { $0.formUnion(keys(of: $1)) }
 
     /// The keys of a relation (`inside: {pattern: HStack, stop-by: closure, has: Text}`).
     static let relationKeys: Set<String> = Set(["pattern", "kind", "stop-by"] + SwiftRelation.Kind.allCases.map(\.rawValue))
@@ -178,6 +172,7 @@ enum RuleSetLoader {
         if kind != .component {
             return try readSemanticRule(kind, id: id, fields: fields, node: node, reader)
         }
+        try refuseOtherKindsKeys(.component, fields: fields, reader)
         let componentNode = try required("component")
         let component = try reader.nonEmptyString(componentNode, "component")
         guard isTypeName(component) else {

@@ -172,6 +172,10 @@ final class RuleSetLoaderTests: XCTestCase {
             (head + "    kind: label-style\n    components: [X]\n    size: {default: small}\n", 7, "'size' does not apply to a label-style rule"),
             (head + "    kind: rotating-text\n    display-calls: [Text]\n    determinate: {arguments: [value]}\n", 7,
              "'determinate' does not apply to a rotating-text rule"),
+            // A component rule (no `kind:`) refuses them too, and says which kind takes the key.
+            (head + "    component: X\n    match: X()\n", 6, "'match' does not apply to a component rule; it is a key of kind: pattern rules"),
+            (head + "    component: X\n    clocks: {closure: [every]}\n", 6, "'clocks' does not apply to a component rule; it is a key of kind: rotating-text rules"),
+            (head + "    kind: component\n    component: X\n    label-pattern: x\n", 7, "'label-pattern' does not apply to a component rule (keys:"),
         ])
     }
 
