@@ -149,16 +149,15 @@ enum RuleSetLoader {
     /// Lower-case ASCII letters and digits in words joined by single `-`: `raw-progress-view`.
     static func isRuleId(_ id: String) -> Bool {
         id.split(separator: "-", omittingEmptySubsequences: false).allSatisfy { word in
-            !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            !word.isEmpty && word.utf8.allSatisfy { !ByteClass.of($0).isDisjoint(with: [.lowercase, .digit]) }
         }
     }
 
     /// One Swift type name in ASCII: letters, digits and `_`, not starting with a digit.
     static func isTypeName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        guard let first = name.utf8.first, !ByteClass.of(first).contains(.digit) else { return false }
         return name.utf8.allSatisfy { byte in
-            let lower = byte | 0x20
-            return (0x61...0x7A).contains(lower) || (0x30...0x39).contains(byte) || byte == 0x5F
+            !ByteClass.of(byte).isDisjoint(with: [.uppercase, .lowercase, .digit]) || byte == UInt8(ascii: "_")
         }
     }
 

@@ -17,7 +17,7 @@ public struct WordSet: Sendable {
         var parts: [[UInt8]] = []
         var current: [UInt8] = []
         for byte in word.utf8 {
-            if SourceBytes.isNameByte[Int(byte)] {
+            if ByteClass.of(byte).contains(.name) {
                 current.append(byte)
             } else if !current.isEmpty {
                 parts.append(current)
@@ -45,7 +45,7 @@ public struct WordHash {
     /// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
     public static func ofName(_ name: String) -> UInt64 {
         var hash = WordHash()
-        for byte in name.utf8 where SourceBytes.isNameByte[Int(byte)] { hash.add(byte) }
+        for byte in name.utf8 where ByteClass.of(byte).contains(.name) { hash.add(byte) }
         return hash.value
     }
 
@@ -54,8 +54,8 @@ public struct WordHash {
     public static func ofWord(_ name: String) -> UInt64? {
         var hash = WordHash()
         var started = false
-        for byte in name.utf8 where SourceBytes.isNameByte[Int(byte)] {
-            if !started, byte >= 0x30, byte <= 0x39 { continue }
+        for byte in name.utf8 where ByteClass.of(byte).contains(.name) {
+            if !started, ByteClass.of(byte).contains(.digit) { continue }
             started = true
             hash.add(byte)
         }
