@@ -50,7 +50,7 @@ let package = Package(
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
         // The select step: which files need parsing, now and after the first parses, from what the rules need.
-        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "CWordStarts"]),
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "AuditModel", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Everything asked of git: ignored files, the changes since a base, history without a checkout.

@@ -1,3 +1,4 @@
+import AuditModel
 import SwiftGrammar
 
 /// Words hashed once, for asking many name indexes about them (a trigger list, the clock words).
@@ -29,15 +30,12 @@ public struct WordSet: Sendable {
     }
 }
 
-/// The one hash of the select step: FNV-1a over a word's bytes, then a final mix so that
-/// both halves of the value are usable. (The baseline's fingerprints use their own, stable hash: it is a
-/// file format, see AuditBaseline.)
+/// The one hash of the select step: FNV-1a over a word's bytes (`FNV1a`, the tool's one byte hash),
+/// then a final mix so that both halves of the value are usable.
 public struct WordHash {
-    fileprivate var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    fileprivate var state = FNV1a()
 
-    mutating func add(_ byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
+    mutating func add(_ byte: UInt8) { state.add(byte) }
 
     static func of(_ word: String) -> UInt64 { of(bytes: word.utf8) }
 
@@ -69,7 +67,7 @@ public struct WordHash {
     }
 
     var value: UInt64 {
-        var mixed = state
+        var mixed = state.value
         mixed ^= mixed >> 33
         mixed &*= 0xff51_afd7_ed55_8ccd
         mixed ^= mixed >> 33
