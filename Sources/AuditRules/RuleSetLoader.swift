@@ -305,7 +305,8 @@ enum RuleSetLoader {
         return names
     }
 
-    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ...}]}`.
+    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ..., class: unsafe}]}`; a fix
+    /// example without `after` leaves the code as it is (`class: manual`: a person changes it).
     static func readExamples(_ node: Node, _ reader: YAMLReader) throws -> RuleExamples {
         let parts = try reader.mapping(node, "examples", allowed: ["match", "no-match", "fix"])
         var examples = RuleExamples()
@@ -321,9 +322,17 @@ enum RuleSetLoader {
         examples.notMatching = try parts["no-match"].map { try reader.stringList($0, "examples no-match") } ?? []
         if let fixNode = parts["fix"] {
             for entry in try reader.list(fixNode, "examples fix") {
-                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after"])
-                guard let before = pair["before"], let after = pair["after"] else { throw reader.error(entry, "a fix example needs 'before' and 'after'") }
-                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after")))
+                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after", "class"])
+                guard let before = pair["before"], let after = pair["after"] ?? pair["class"].flatMap({ _ in pair["before"] }) else {
+                    throw reader.error(entry, "a fix example needs 'before' and 'after' (or, for code the fix leaves as it is, a 'class')")
+                }
+                let fixClass = try pair["class"].map { node in
+                    guard let value = FixClass(rawValue: try reader.string(node, "class")) else {
+                        throw reader.error(node, "a fix example's class is safe, unsafe or manual")
+                    }
+                    return value
+                }
+                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after"), fixClass))
             }
         }
         return examples
