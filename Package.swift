@@ -50,7 +50,7 @@ let package = Package(
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
         // The select step: which files need parsing, now and after the first parses, from what the rules need.
-        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "CWordStarts"]),
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "AuditModel", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Everything asked of git: ignored files, the changes since a base, history without a checkout.
@@ -98,8 +98,9 @@ let package = Package(
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
         .testTarget(name: "AuditProjectTests", dependencies: ["AuditProject"]),
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "CTreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
-        // The select step, and that it never changes a scan's report (so the scanner and the reports too).
-        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        // The select step, and that it never changes a scan's report (so the scanner and the reports too);
+        // its C loop against the table of byte classes.
+        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "CWordStarts", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditGit", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "AuditProgress", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),

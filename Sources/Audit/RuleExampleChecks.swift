@@ -12,7 +12,8 @@ import TreeSitter
 /// - a `no-match` example must give none;
 /// - a `fix` example's `before`, with every fix of the rule applied (any class, pass after pass as
 ///   `fix` does), must become `after` exactly, parse with no new error, and a second fix of `after`
-///   must change nothing (OpenRewrite's recipe tests run twice so).
+///   must change nothing (OpenRewrite's recipe tests run twice so); with a `class`, the rule's findings
+///   in `before` must all have that fix class.
 public enum RuleExampleChecks {
     /// One example a rule got wrong: which rule, which example (`match 2, in a comment`), and what
     /// happened, with the expected and actual code where that shows it best.
@@ -73,7 +74,7 @@ public enum RuleExampleChecks {
                 }
                 for (index, pair) in context.examples.fixes.enumerated() {
                     outcome.checks += 2
-                    outcome.failures += check.fix(pair.before, expected: pair.after, name: "\(name): fix \(index + 1)")
+                    outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, name: "\(name): fix \(index + 1)")
                 }
             }
             for (index, example) in rule.examples.matching.enumerated() {
@@ -86,7 +87,7 @@ public enum RuleExampleChecks {
             }
             for (index, pair) in rule.examples.fixes.enumerated() {
                 outcome.checks += 2
-                outcome.failures += check.fix(pair.before, expected: pair.after, name: "fix \(index + 1)")
+                outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, name: "fix \(index + 1)")
             }
         }
         try checkOverlaps(ruleSet, parser: parser, into: &outcome)
@@ -208,7 +209,15 @@ public enum RuleExampleChecks {
             return [failure(name, "\(counted(found.count, "finding")) where none belongs", actual: Self.marked(example, at: found.map(\.start.byteOffset)))]
         }
 
-        func fix(_ before: String, expected after: String, name: String) -> [Failure] {
+        func fix(_ before: String, expected after: String, fixClass: FixClass?, name: String) -> [Failure] {
+            if let fixClass {
+                let classes = findings(before).findings.map(\.fix)
+                if classes.isEmpty { return [failure(name, "no finding of the rule, of class \(fixClass.rawValue) or any other", actual: before)] }
+                if classes.contains(where: { $0 != fixClass }) {
+                    let found = Set(classes).map(\.rawValue).sorted().joined(separator: " and ")
+                    return [failure(name, "the fix class is \(found), not \(fixClass.rawValue)", actual: before)]
+                }
+            }
             let (fixed, problem) = applyingFixes(Array(before.utf8))
             if let problem { return [failure(name, problem, expected: after, actual: before)] }
             let text = String(decoding: fixed, as: UTF8.self)

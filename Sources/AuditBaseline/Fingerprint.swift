@@ -17,14 +17,9 @@ public enum Fingerprint {
         }
     }
 
-    /// 64-bit FNV-1a, as 16 hex digits: stable across platforms and releases (unlike `Hasher`).
+    /// 64-bit FNV-1a (`FNV1a`, stable across platforms and releases), as 16 hex digits.
     static func hash(_ text: String) -> String {
-        var value: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(value, radix: 16)
+        let hex = String(FNV1a.of(text.utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -1,5 +1,5 @@
 // AuditModel: the plain model every stage shares: findings, positions, severities, fix classes,
-// edits, file problems, the scan result. Values only: it must not parse, do I/O, or import another
+// edits, file problems, the scan result; and the one byte hash (FNV1a). Values only: it must not parse, do I/O, or import another
 // module of loadaudit.
 
 /// How serious a finding is. Ordered: a run fails on findings at or above its failing severity.

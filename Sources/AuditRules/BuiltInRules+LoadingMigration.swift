@@ -48,13 +48,41 @@ rules:
           VStack {
               ↓ThemedSpinner(size: 20, lineWidth: 2)
           }
+        - '↓ThemedSpinner(size: 24)'
+        - '↓ThemedSpinner(size: 32)'
+        - '↓ThemedSpinner(size: 36, lineWidth: 4)'
+        - '↓ThemedSpinner(size: 120)'
+        - '↓ThemedSpinner()'
+        - '↓ThemedSpinner(size: spinnerSize)'
+        - '↓ThemedSpinner(size: 24, color: .white)'
+        - 'let spinner: ↓ThemedSpinner? = nil'
+        - 'final class ↓ThemedSpinner {}'
+        - 'public extension ↓ThemedSpinner {}'
       no-match:
         - 'ThemedSpinnerStyle().makeBody(configuration: config)'
+        - 'ThemedSpinnerStyle()'
+        - '/* ThemedSpinner(size: 24) */'
+        - "/// Use `ThemedSpinner(size: 24)` here.\nText(verbatim: \"x\")"
+        # After a modifier the grammar cuts a declaration keyword off a longer word: no use of the component.
+        - 'final classThemedSpinner {}'
+        - 'public structThemedSpinner {}'
+        - 'public extensionThemedSpinner {}'
+        - 'private varThemedSpinner = 1'
+        - 'let x = ThemedSpinnerX()'
       fix:
         - before: 'ThemedSpinner(size: 20, lineWidth: 2)'
           after: 'LoadingSpinner(size: .small)'
+          class: safe
         - before: 'ThemedSpinner(size: 36)'
           after: 'LoadingSpinner(size: .large)'
+        - {before: 'ThemedSpinner(size: 24)', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ThemedSpinner(size: 32)', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ThemedSpinner(size: 36, lineWidth: 4)', after: 'LoadingSpinner(size: .large)', class: safe}
+        - {before: 'ThemedSpinner(size: 120)', after: 'LoadingSpinner(size: .large)', class: safe}
+        - {before: 'ThemedSpinner()', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ThemedSpinner(size: spinnerSize)', after: 'LoadingSpinner(size: .medium)', class: unsafe}
+        - {before: 'ThemedSpinner(size: 24, color: .white)', after: 'LoadingSpinner(size: .medium)', class: unsafe}
+        - {before: 'let spinner: ThemedSpinner? = nil', class: manual}
 
   - id: themed-spinner-compact
     component: ThemedSpinnerCompact
@@ -63,10 +91,15 @@ rules:
     replacement: "LoadingSpinner(size: .small)"
     fix: safe
     examples:
-      match: ['HStack { Text("Saving"); ↓ThemedSpinnerCompact() }']
+      match:
+        - 'HStack { Text("Saving"); ↓ThemedSpinnerCompact() }'
+        - '↓ThemedSpinnerCompact()'
+        - '↓ThemedSpinnerCompact(color: .red)'
       fix:
         - before: 'ThemedSpinnerCompact()'
           after: 'LoadingSpinner(size: .small)'
+          class: safe
+        - {before: 'ThemedSpinnerCompact(color: .red)', after: 'LoadingSpinner(size: .small)', class: unsafe}
 
   - id: loading-dots
     component: LoadingDots
@@ -74,7 +107,11 @@ rules:
     help: The design spec removes LoadingDots without a replacement.
     fix: manual
     examples:
-      match: ['HStack { Text("Connecting"); ↓LoadingDots() }']
+      match:
+        - 'HStack { Text("Connecting"); ↓LoadingDots() }'
+        - '↓LoadingDots()'
+      no-match:
+        - 'isShowingLoadingDots.toggle()'
 
   - id: placeholder-card
     component: PlaceholderCard
@@ -83,9 +120,16 @@ rules:
     replacement: "LoadingPlaceholder.card"
     fix: safe
     examples:
+      match:
+        - '↓PlaceholderCard()'
+        - 'let cards: [↓PlaceholderCard] = []'
+      no-match:
+        - 'LoadingPlaceholder.card'
       fix:
         - before: 'ForEach(0..<3) { _ in PlaceholderCard() }'
           after: 'ForEach(0..<3) { _ in LoadingPlaceholder.card }'
+        - {before: 'PlaceholderCard()', after: 'LoadingPlaceholder.card', class: safe}
+        - {before: 'let cards: [PlaceholderCard] = []', class: manual}
 
   - id: planning-progress-view
     component: PlanningProgressView
@@ -94,9 +138,16 @@ rules:
     replacement: 'LoadingSheet(label: "Planning trip")'
     fix: safe
     examples:
+      match:
+        - '↓PlanningProgressView()'
+        - '↓PlanningProgressView(progress: planner.progress)'
+      no-match:
+        - 'LoadingSheet(label: "Planning trip")'
       fix:
         - before: '.sheet(isPresented: $planning) { PlanningProgressView() }'
           after: '.sheet(isPresented: $planning) { LoadingSheet(label: "Planning trip") }'
+        - {before: 'PlanningProgressView()', after: 'LoadingSheet(label: "Planning trip")', class: safe}
+        - {before: 'PlanningProgressView(progress: planner.progress)', after: 'LoadingSheet(label: "Planning trip")', class: unsafe}
 
   - id: loading-overlay
     component: LoadingOverlay
@@ -108,12 +159,25 @@ rules:
       arguments: [message, _]
       default: '"Loading"'
     examples:
-      match: ['.overlay { if exporting { ↓LoadingOverlay(message: "Exporting PDF") } }']
+      match:
+        - '.overlay { if exporting { ↓LoadingOverlay(message: "Exporting PDF") } }'
+        - '↓LoadingOverlay(message: "Exporting PDF")'
+        - '↓LoadingOverlay()'
+        - '↓LoadingOverlay("Syncing data")'
+        - '↓LoadingOverlay(message: viewModel.status)'
+        - '↓LoadingOverlay(isPresented: $isLoading, message: "Syncing data")'
+      no-match:
+        - 'public protocolLoadingOverlay {}'
       fix:
         - before: 'LoadingOverlay(message: "Exporting PDF")'
           after: 'LoadingSheet(label: "Exporting PDF")'
+          class: safe
         - before: 'LoadingOverlay()'
           after: 'LoadingSheet(label: "Loading")'
+          class: safe
+        - {before: 'LoadingOverlay("Syncing data")', after: 'LoadingSheet(label: "Syncing data")', class: safe}
+        - {before: 'LoadingOverlay(message: viewModel.status)', after: 'LoadingSheet(label: viewModel.status)', class: unsafe}
+        - {before: 'LoadingOverlay(isPresented: $isLoading, message: "Syncing data")', after: 'LoadingSheet(label: "Syncing data")', class: unsafe}
 
   - id: loading-trips-view
     component: LoadingTripsView
@@ -121,7 +185,9 @@ rules:
     help: The design spec refactors LoadingTripsView to use LoadingPlaceholder shapes instead of shimmer rectangles.
     fix: manual
     examples:
-      match: ['if trips.isEmpty { ↓LoadingTripsView() }']
+      match:
+        - 'if trips.isEmpty { ↓LoadingTripsView() }'
+        - '↓LoadingTripsView()'
 
   - id: loading-text-generator
     component: LoadingTextGenerator
@@ -129,7 +195,9 @@ rules:
     help: 'The design spec deletes LoadingTextGenerator: "Static, context-specific labels only. No rotating messages."'
     fix: manual
     examples:
-      match: ['@State private var generator = ↓LoadingTextGenerator()']
+      match:
+        - '@State private var generator = ↓LoadingTextGenerator()'
+        - 'Text(↓LoadingTextGenerator.randomMessage())'
 
   - id: raw-progress-view
     component: ProgressView
@@ -207,18 +275,100 @@ rules:
     examples:
       match:
         - 'if isLoading { ↓ProgressView() }'
+        - '↓ProgressView()'
+        - '↓ProgressView("Loading games...")'
+        - '↓ProgressView { Text("Loading") }'
+        - '↓ProgressView(label: { Text("Loading") })'
+        - '↓ProgressView { Text(title) }'
+        - '↓ProgressView { HStack { Image(systemName: "clock"); Text("Wait") } }'
+        - '↓ProgressView("Loading \(count) games")'
+        - '↓ProgressView(L10n.commonLoading)'
+        - '↓ProgressView(NSLocalizedString("loading", comment: ""))'
+        - '↓ProgressView(title)'
+        - '↓ProgressView().scaleEffect(0.6)'
+        - '↓ProgressView().scaleEffect(1.5)'
+        - "↓ProgressView()\n    .scaleEffect(0.5, anchor: .center)"
+        - "↓ProgressView()\n    .controlSize(.small)"
+        - "↓ProgressView()\n    .controlSize(.mini)"
+        - '↓ProgressView().controlSize(.large)'
+        - '↓ProgressView().controlSize(.extraLarge)'
+        - "↓ProgressView()\n    .progressViewStyle(.circular)\n    .tint(.white)"
+        - '↓ProgressView().progressViewStyle(CircularProgressViewStyle(tint: .white))'
+        - '↓ProgressView().scaleEffect(.init(width: 1, height: -1))'
+        - '↓ProgressView().scaleEffect(y: 2)'
+        - '↓SwiftUI.ProgressView()'
+        - '↓ProgressView.init()'
+        - '↓ProgressView().progressViewStyle(RingStyle())'
+        - '↓ProgressView().progressViewStyle(.linear)'
+        - "VStack { ↓ProgressView() }\n    .progressViewStyle(.linear)"
+        - "↓ProgressView(value: progress)\n    .progressViewStyle(SpinnerRingStyle())"
+        - '↓ProgressView(value: progress).progressViewStyle(RotatingArcStyle())'
       no-match:
         - 'ProgressView(value: download.fraction)'
         - 'LoadingSpinner(size: .medium)'
+        - 'ProgressView(value: 0.5)'
+        - 'ProgressView(value: done, total: 10)'
+        - 'ProgressView("Uploading", value: sent, total: 1)'
+        - 'ProgressView(timerInterval: start...end)'
+        - 'ProgressView(task.progress)'
+        - 'ProgressView(uploadProgress)'
+        - 'ProgressView(Progress(totalUnitCount: 5))'
+        # Determinate bars and gauges keep their progress whatever their style (seen in public apps).
+        - "ProgressView(value: progress)\n    .progressViewStyle(.linear)"
+        - 'ProgressView(operation.progress).progressViewStyle(LinearProgressViewStyle())'
+        - 'ProgressView(value: percentage / 100).progressViewStyle(.gauge)'
+        - 'ProgressView(value: position, total: duration).progressViewStyle(PlaybackProgressViewStyle(cornerStyle: .round))'
+        # Other names, other declarations' ProgressView, and the name in comments and strings.
+        - 'ProgressViewModel()'
+        - 'makeProgressView()'
+        - 'progressView'
+        - 'Theme.Components.ProgressView()'
+        - 'LoadingSpinner(size: .small)'
+        - '// ProgressView()'
+        - 'Text("ProgressView() and LoadingOverlay")'
+        - '@MainActor enumProgressView {}'
+        - 'final classProgressViewX {}'
       fix:
         - before: 'ProgressView("Loading games...").controlSize(.small)'
           after: 'LoadingSpinner(size: .small, label: "Loading games...")'
         - before: 'ProgressView()'
           after: 'LoadingSpinner(size: .medium)'
+          class: safe
         - before: 'ProgressView().scaleEffect(2)'
           after: 'LoadingSpinner(size: .large)'
         - before: 'Button(action: retry) { ProgressView().controlSize(.large) }'
           after: 'Button(action: retry) { LoadingSpinner(size: .large) }'
+        # The innermost style wins: a circular spinner in a stack styled .linear is a spinner.
+        - before: "VStack {\n    ProgressView().progressViewStyle(.circular)\n}\n.progressViewStyle(.linear)"
+          after: "VStack {\n    LoadingSpinner(size: .medium)\n}\n.progressViewStyle(.linear)"
+          class: safe
+        - {before: 'ProgressView("Loading games...")', after: 'LoadingSpinner(size: .medium, label: "Loading games...")', class: safe}
+        - {before: 'ProgressView { Text("Loading") }', after: 'LoadingSpinner(size: .medium, label: "Loading")', class: safe}
+        - {before: 'ProgressView(label: { Text("Loading") })', after: 'LoadingSpinner(size: .medium, label: "Loading")', class: safe}
+        - {before: 'ProgressView { Text(title) }', after: 'LoadingSpinner(size: .medium, label: title)', class: unsafe}
+        - {before: 'ProgressView { HStack { Image(systemName: "clock"); Text("Wait") } }', after: 'LoadingSpinner(size: .medium)', class: unsafe}
+        - {before: 'ProgressView("Loading \(count) games")', after: 'LoadingSpinner(size: .medium, label: "Loading \(count) games")', class: unsafe}
+        - {before: 'ProgressView(L10n.commonLoading)', after: 'LoadingSpinner(size: .medium, label: L10n.commonLoading)', class: unsafe}
+        - {before: 'ProgressView(NSLocalizedString("loading", comment: ""))', after: 'LoadingSpinner(size: .medium, label: NSLocalizedString("loading", comment: ""))', class: unsafe}
+        - {before: 'ProgressView(title)', after: 'LoadingSpinner(size: .medium, label: title)', class: unsafe}
+        - {before: 'ProgressView().scaleEffect(0.6)', after: 'LoadingSpinner(size: .small)', class: safe}
+        - {before: 'ProgressView().scaleEffect(1.5)', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: "ProgressView()\n    .scaleEffect(0.5, anchor: .center)", after: 'LoadingSpinner(size: .small)', class: safe}
+        - {before: "ProgressView()\n    .controlSize(.small)", after: 'LoadingSpinner(size: .small)', class: safe}
+        - {before: "ProgressView()\n    .controlSize(.mini)", after: 'LoadingSpinner(size: .small)', class: safe}
+        - {before: 'ProgressView().controlSize(.large)', after: 'LoadingSpinner(size: .large)', class: safe}
+        - {before: 'ProgressView().controlSize(.extraLarge)', after: 'LoadingSpinner(size: .large)', class: safe}
+        - {before: "ProgressView()\n    .progressViewStyle(.circular)\n    .tint(.white)", after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ProgressView().progressViewStyle(CircularProgressViewStyle(tint: .white))', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ProgressView().scaleEffect(.init(width: 1, height: -1))', after: 'LoadingSpinner(size: .medium).scaleEffect(.init(width: 1, height: -1))', class: safe}
+        - {before: 'ProgressView().scaleEffect(y: 2)', after: 'LoadingSpinner(size: .medium).scaleEffect(y: 2)', class: safe}
+        - {before: 'SwiftUI.ProgressView()', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ProgressView.init()', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'ProgressView().progressViewStyle(RingStyle())', class: manual}
+        - {before: 'ProgressView().progressViewStyle(.linear)', class: manual}
+        - {before: "VStack { ProgressView() }\n    .progressViewStyle(.linear)", class: manual}
+        - {before: "ProgressView(value: progress)\n    .progressViewStyle(SpinnerRingStyle())", class: manual}
+        - {before: 'ProgressView(value: progress).progressViewStyle(RotatingArcStyle())', class: manual}
 
   - id: uikit-activity-indicator
     component: UIActivityIndicatorView

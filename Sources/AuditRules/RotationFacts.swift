@@ -233,7 +233,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
     /// Whether a name can link files: it has a name byte that is no digit (`$0` and `0` have none,
     /// and the select step's whole-word search splits them so).
     static func isLinkable(_ name: String) -> Bool {
-        name.utf8.contains { byte in SwiftWords.isNameByte[Int(byte)] && !(0x30...0x39).contains(byte) }
+        name.utf8.contains { ByteClass.of($0).contains(.nameStart) }
     }
 
     /// Types the platform declares (the standard library, Foundation, SwiftUI, UIKit): never a project

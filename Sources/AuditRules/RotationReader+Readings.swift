@@ -284,7 +284,7 @@ extension RotationReader {
     static func isPlainName(_ name: String) -> Bool {
         var bytes = Substring(name).utf8.drop { $0 == UInt8(ascii: "$") }
         if bytes.first == UInt8(ascii: "`"), bytes.last == UInt8(ascii: "`"), bytes.count >= 2 { bytes = bytes.dropFirst().dropLast() }
-        return !bytes.isEmpty && bytes.allSatisfy { SwiftWords.isNameByte[Int($0)] }
+        return SwiftWords.isAllNameBytes(bytes)
     }
 
     static func boundName(_ property: Node) -> String? {

@@ -23,8 +23,9 @@ public struct RuleExamples: Sendable {
     public var matching: [String] = []
     /// Code in which the rule finds nothing.
     public var notMatching: [String] = []
-    /// Code before and after `fix --unsafe` (all of this rule's fixes applied, until nothing changes).
-    public var fixes: [(before: String, after: String)] = []
+    /// Code before and after `fix --unsafe` (all of this rule's fixes applied, until nothing changes),
+    /// and, when the example says it, the fix class of every finding of the rule in `before`.
+    public var fixes: [(before: String, after: String, fixClass: FixClass?)] = []
 
     public init() {}
 

@@ -215,7 +215,7 @@ public struct RuleEngine: Sendable {
         var qualified = match.isQualified
         if node.childCount == 0 {
             guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
-            if let parent = node.parent, parent.type.hasSuffix("_declaration"), parent.child(byField: SwiftField.name) == node { return nil }
+            if let parent = node.parent, SwiftScopes.isDeclaration(parent), parent.child(byField: SwiftField.name) == node { return nil }
             // A lone name written after a qualifier: the module's (`LegacyDesignSystem.HUD`), or another
             // module's or type's, which is not this rule's.
             if let module = rule.module, let qualifier = SwiftExpressions.qualifier(of: node, ancestors: path) {

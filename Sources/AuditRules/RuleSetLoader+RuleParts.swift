@@ -230,7 +230,7 @@ extension RuleSetLoader {
         for (nameNode, description) in entries {
             let name = try reader.nonEmptyString(nameNode, "a name in \(what)")
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count <= (dotted ? 2 : 1), parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { SwiftWords.isNameByte[Int($0)] } }) else {
+            guard parts.count <= (dotted ? 2 : 1), parts.allSatisfy({ SwiftWords.isAllNameBytes($0.utf8) }) else {
                 throw reader.error(nameNode, "\(what): '\(name)' is not a Swift name\(dotted ? " (or Type.name)" : "")")
             }
             guard table[name] == nil else { throw reader.error(nameNode, "\(what): '\(name)' appears twice") }

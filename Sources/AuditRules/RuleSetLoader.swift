@@ -143,16 +143,15 @@ enum RuleSetLoader {
     /// Lower-case ASCII letters and digits in words joined by single `-`: `raw-progress-view`.
     static func isRuleId(_ id: String) -> Bool {
         id.split(separator: "-", omittingEmptySubsequences: false).allSatisfy { word in
-            !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            !word.isEmpty && word.utf8.allSatisfy { !ByteClass.of($0).isDisjoint(with: [.lowercase, .digit]) }
         }
     }
 
     /// One Swift type name in ASCII: letters, digits and `_`, not starting with a digit.
     static func isTypeName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(0x30...0x39).contains(first) else { return false }
+        guard let first = name.utf8.first, !ByteClass.of(first).contains(.digit) else { return false }
         return name.utf8.allSatisfy { byte in
-            let lower = byte | 0x20
-            return (0x61...0x7A).contains(lower) || (0x30...0x39).contains(byte) || byte == 0x5F
+            !ByteClass.of(byte).isDisjoint(with: [.uppercase, .lowercase, .digit]) || byte == UInt8(ascii: "_")
         }
     }
 
@@ -296,7 +295,8 @@ enum RuleSetLoader {
         return names
     }
 
-    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ...}]}`.
+    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ..., class: unsafe}]}`; a fix
+    /// example without `after` leaves the code as it is (`class: manual`: a person changes it).
     static func readExamples(_ node: Node, _ reader: YAMLReader) throws -> RuleExamples {
         let parts = try reader.mapping(node, "examples", allowed: ["match", "no-match", "fix"])
         var examples = RuleExamples()
@@ -312,9 +312,17 @@ enum RuleSetLoader {
         examples.notMatching = try parts["no-match"].map { try reader.stringList($0, "examples no-match") } ?? []
         if let fixNode = parts["fix"] {
             for entry in try reader.list(fixNode, "examples fix") {
-                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after"])
-                guard let before = pair["before"], let after = pair["after"] else { throw reader.error(entry, "a fix example needs 'before' and 'after'") }
-                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after")))
+                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after", "class"])
+                guard let before = pair["before"], let after = pair["after"] ?? pair["class"].flatMap({ _ in pair["before"] }) else {
+                    throw reader.error(entry, "a fix example needs 'before' and 'after' (or, for code the fix leaves as it is, a 'class')")
+                }
+                let fixClass = try pair["class"].map { node in
+                    guard let value = FixClass(rawValue: try reader.string(node, "class")) else {
+                        throw reader.error(node, "a fix example's class is safe, unsafe or manual")
+                    }
+                    return value
+                }
+                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after"), fixClass))
             }
         }
         return examples

@@ -47,7 +47,7 @@ extension RuleSet {
         var styles: [String: [StyleCheck]] = [:]
         var accepted: [String: Set<String>] = [:]
         // (A name a pattern rule looks for is never only determinate progress: the pattern decides.)
-        for name in codeNames.subtracting(patternNames) where !name.isEmpty && name.utf8.allSatisfy({ SwiftWords.isNameByte[Int($0)] }) {
+        for name in codeNames.subtracting(patternNames) where SwiftWords.isAllNameBytes(name.utf8) {
             let components = componentRules[name] ?? [], labelStyles = labelRules.filter { $0.components.contains(name) }
             let forms = components.compactMap(\.determinate) + labelStyles.compactMap(\.determinate)
             // Every rule acting on the name must have a determinate form, and a label all accept.

@@ -45,15 +45,16 @@ public final class ResultCache: @unchecked Sendable {
         try? data.write(to: URL(fileURLWithPath: entryPath(file)), options: .atomic)
     }
 
-    /// 64-bit FNV-1a over bytes, in hex, twice with different seeds for 128 bits of key.
+    /// 64-bit FNV-1a (`FNV1a`) over bytes, in hex, twice for 128 bits of key: the second from another
+    /// seed, over the bytes xor 0x5A.
     static func hash(_ bytes: [UInt8]) -> String {
-        var first: UInt64 = 0xCBF2_9CE4_8422_2325
-        var second: UInt64 = 0x8422_2325_CBF2_9CE4
+        var first = FNV1a()
+        var second = FNV1a(seed: 0x8422_2325_CBF2_9CE4)
         for byte in bytes {
-            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            second = (second ^ UInt64(byte ^ 0x5A)) &* 0x0000_0100_0000_01B3
+            first.add(byte)
+            second.add(byte ^ 0x5A)
         }
-        return String(first, radix: 16) + String(second, radix: 16)
+        return String(first.value, radix: 16) + String(second.value, radix: 16)
     }
 
     static func hash(_ text: String) -> String { hash(Array(text.utf8)) }

@@ -62,10 +62,6 @@ enum CodeScanner {
     /// Operators with `=` that compare rather than assign.
     static let comparisons: [[UInt8]] = ["==", "!=", "===", "!==", "<=", ">="].map { Array($0.utf8) }
 
-    static let isOperatorByte: [Bool] = (0..<256).map { byte in
-        "=-+!*%<>&|^~?".utf8.contains(UInt8(byte))
-    }
-
     /// The declaration keywords the pinned grammar cuts off a longer word where it expects a
     /// declaration (after a modifier or an attribute, in broken code: `final classFoo` reads as
     /// `class Foo`), found one by one with `loadaudit syntax`.
@@ -80,10 +76,6 @@ enum CodeScanner {
         "nonmutating", "lazy", "weak", "unowned", "required", "convenience", "dynamic", "indirect", "nonisolated",
         "optional", "prefix", "postfix", "infix", "distributed", "consuming", "borrowing",
     ].map { Array($0.utf8) }
-
-    /// What may follow a backslash in a string, besides `(`: `\0 \\ \t \n \r \" \' \u{…}` (and a line
-    /// break, after blanks or not, in a `"""` block).
-    static let isEscapedCharacter: [Bool] = (0..<256).map { byte in "0\\tnr\"'u".utf8.contains(UInt8(byte)) }
 
     /// A declaration's type annotation, token by token: `let`/`var`, the bound name, `:`, a type's
     /// name, and `.` with another name (`Foo.Bar`). Anything else, a line break included, ends it.
@@ -111,11 +103,9 @@ enum CodeScanner {
         /// How far the tokens read so far go into a declaration's type annotation (`var name: Type`).
         var annotation = Annotation.none
         // Instance copies of the tables: a static costs a `swift_once` check on every byte.
-        let isName = SourceBytes.isNameByte
-        let isOperator = CodeScanner.isOperatorByte
+        let classes = ByteClass.table
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
-        let isEscapedCharacter = CodeScanner.isEscapedCharacter
         let letKeyword = WordHash.ofName("let"), varKeyword = WordHash.ofName("var")
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
@@ -127,7 +117,7 @@ enum CodeScanner {
 
         /// A name in code, with whether its first letter is a capital.
         mutating func visitName(_ hash: UInt64, at start: Int) {
-            visit(.name(hash: hash, start: start, capitalized: bytes[start] >= 0x41 && bytes[start] <= 0x5A))
+            visit(.name(hash: hash, start: start, capitalized: classes[Int(bytes[start])].contains(.uppercase)))
         }
 
         func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
@@ -155,21 +145,21 @@ enum CodeScanner {
             // Only the next token continues an annotation: every token starts from none.
             let annotationSoFar = annotation
             annotation = .none
-            if isName[Int(current)] {
+            if classes[Int(current)].contains(.name) {
                 let start = index
                 let hash = readName()
                 if !declarationKeywordsByFirstByte[Int(current)].isEmpty, gluesADeclarationKeyword(from: start) { return false }
                 annotation = annotationSoFar.afterName(binds: hash == letKeyword || hash == varKeyword)
                 visitName(hash, at: start)
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
-                if current <= 0x39, let suffix = SourceBytes.nameAfterDigits(bytes, from: start, to: index) {
+                if classes[Int(current)].contains(.digit), let suffix = SourceBytes.nameAfterDigits(bytes, from: start, to: index) {
                     visitName(suffix.hash, at: suffix.start)
                 }
                 return true
             }
-            if isOperator[Int(current)] {
+            if classes[Int(current)].contains(.operatorCharacter) {
                 let start = index
-                while index < bytes.count, isOperator[Int(bytes[index])] { index += 1 }
+                while index < bytes.count, classes[Int(bytes[index])].contains(.operatorCharacter) { index += 1 }
                 let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 visit(.operatorRun(assigns: run.contains(UInt8(ascii: "=")) && !comparisons.contains { $0.elementsEqual(run) }, at: start))
                 return true
@@ -181,7 +171,7 @@ enum CodeScanner {
                 // The pinned grammar reads `x!// note` as the operator `!//` and `note` as code, where Swift
                 // starts a comment, and `a.// note` as the operator `.//` (found by the fuzzer): when an
                 // operator character or a dot touches `//` or `/*`, give up.
-                if index > 0, isOperator[Int(bytes[index - 1])] || bytes[index - 1] == UInt8(ascii: "."),
+                if index > 0, classes[Int(bytes[index - 1])].contains(.operatorCharacter) || bytes[index - 1] == UInt8(ascii: "."),
                    byte(at: index + 1) == UInt8(ascii: "/") || byte(at: index + 1) == UInt8(ascii: "*") {
                     return false
                 }
@@ -285,9 +275,9 @@ enum CodeScanner {
             }
             guard position >= 0 else { return false }
             if bytes[position] == UInt8(ascii: ")") { return !crossedALine || lineStartsWithAnAttribute(position) }
-            guard isName[Int(bytes[position])] else { return false }
+            guard classes[Int(bytes[position])].contains(.name) else { return false }
             let end = position + 1
-            while position >= 0, isName[Int(bytes[position])] { position -= 1 }
+            while position >= 0, classes[Int(bytes[position])].contains(.name) { position -= 1 }
             if position >= 0, bytes[position] == UInt8(ascii: "@") { return true }
             let word = bytes[(position + 1)..<end]
             return CodeScanner.declarationModifiers.contains { $0.elementsEqual(word) }
@@ -343,7 +333,7 @@ enum CodeScanner {
                     // Swift has no other escapes than these; at any other (`\.`), broken code, the grammar's
                     // recovery was seen to end the string there and read the rest of it as code (the
                     // fuzzer's `invalid-escape.swift`): give up.
-                    guard let escaped = byte(at: after), isEscapedCharacter[Int(escaped)] || (multiline && continuesALine(from: after)) else {
+                    guard let escaped = byte(at: after), classes[Int(escaped)].contains(.escapable) || (multiline && continuesALine(from: after)) else {
                         return false
                     }
                     index = min(after + 1, bytes.count)
@@ -389,7 +379,7 @@ enum CodeScanner {
         /// Give up there.
         mutating func readRawIdentifier() -> Bool {
             var end = index + 1
-            while end < bytes.count, isName[Int(bytes[end])] { end += 1 }
+            while end < bytes.count, classes[Int(bytes[end])].contains(.name) { end += 1 }
             guard end < bytes.count, bytes[end] == UInt8(ascii: "`"), end > index + 1 else { return false }
             let start = index + 1
             index = start
@@ -401,7 +391,7 @@ enum CodeScanner {
 
         mutating func readName() -> UInt64 {
             var hash = WordHash()
-            while index < bytes.count, isName[Int(bytes[index])] {
+            while index < bytes.count, classes[Int(bytes[index])].contains(.name) {
                 hash.add(bytes[index])
                 index += 1
             }
@@ -410,7 +400,7 @@ enum CodeScanner {
 
         mutating func skipLineComment() -> Bool {
             while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D {
-                if isName[Int(bytes[index])] { visit(.commentName(hash: readName())) } else { index += 1 }
+                if classes[Int(bytes[index])].contains(.name) { visit(.commentName(hash: readName())) } else { index += 1 }
             }
             return true
         }
@@ -426,7 +416,7 @@ enum CodeScanner {
                     depth -= 1
                     index += 2
                     if depth == 0 { return true }
-                } else if isName[Int(bytes[index])] {
+                } else if classes[Int(bytes[index])].contains(.name) {
                     visit(.commentName(hash: readName()))
                 } else {
                     index += 1

@@ -114,7 +114,7 @@ public struct NamePositions: Sendable {
                 // stays the last one.
                 if first != UInt8(ascii: "?"), first != UInt8(ascii: "!") || assigns { pending = nil }
                 afterDot = false
-                opensMark = first == UInt8(ascii: "&") && start + 1 < bytes.count && !CodeScanner.isOperatorByte[Int(bytes[start + 1])]
+                opensMark = first == UInt8(ascii: "&") && start + 1 < bytes.count && !ByteClass.of(bytes[start + 1]).contains(.operatorCharacter)
             case .stringStart, .stringEnd:
                 pending = nil
                 afterDot = false

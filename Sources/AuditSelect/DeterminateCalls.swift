@@ -200,7 +200,7 @@ struct DeterminateCalls {
 
     static func end(ofNameAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var end = start
-        while end < bytes.count, SourceBytes.isNameByte[Int(bytes[end])] { end += 1 }
+        while end < bytes.count, ByteClass.of(bytes[end]).contains(.name) { end += 1 }
         return end
     }
 

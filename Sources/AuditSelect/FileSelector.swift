@@ -222,17 +222,17 @@ public struct FileSelector: Sendable {
     /// Calls `visit` with the hash (`WordHash.ofName`) of every name in the bytes (a run of name bytes;
     /// after leading digits, the rest), until it returns false.
     static func forEachName(_ bytes: UnsafeBufferPointer<UInt8>, _ visit: (UInt64) -> Bool) {
-        let isName = SourceBytes.isNameByte
+        let classes = ByteClass.table
         var index = 0
         let count = bytes.count
         while index < count {
-            guard isName[Int(bytes[index])] else {
+            guard classes[Int(bytes[index])].contains(.name) else {
                 index += 1
                 continue
             }
-            while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            while index < count, classes[Int(bytes[index])].contains(.digit) { index += 1 }
             var hash = WordHash()
-            while index < count, isName[Int(bytes[index])] {
+            while index < count, classes[Int(bytes[index])].contains(.name) {
                 hash.add(bytes[index])
                 index += 1
             }

@@ -1,18 +1,15 @@
 import SwiftGrammar
 
-/// What the select step knows of bytes before any parse: which bytes make names (Swift's own
-/// definition, `SwiftWords.isNameByte`), how names split after leading digits, and whether a file is
-/// UTF-8 text without NUL bytes (the reader refuses the rest).
+/// What the select step knows of bytes before any parse: how names split after leading digits, and
+/// whether a file is UTF-8 text without NUL bytes (the reader refuses the rest). Which byte is what
+/// (a name byte, a digit) is Swift's own table, `ByteClass`.
 enum SourceBytes {
-    /// Letters, digits, `_`, and every byte of a multi-byte character.
-    static let isNameByte = SwiftWords.isNameByte
-
     /// Where the name after a word's leading digits starts, and its hash; nil when the word does not
     /// start with a digit or is all digits. Shared with `CodeScanner`, which splits words the same way.
     static func nameAfterDigits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (start: Int, hash: UInt64)? {
-        guard bytes[start] >= 0x30, bytes[start] <= 0x39 else { return nil }
+        guard ByteClass.of(bytes[start]).contains(.digit) else { return nil }
         var letter = start
-        while letter < end, bytes[letter] >= 0x30, bytes[letter] <= 0x39 { letter += 1 }
+        while letter < end, ByteClass.of(bytes[letter]).contains(.digit) { letter += 1 }
         guard letter < end else { return nil }
         var hash = WordHash()
         for offset in letter..<end { hash.add(bytes[offset]) }

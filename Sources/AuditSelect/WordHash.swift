@@ -1,3 +1,4 @@
+import AuditModel
 import SwiftGrammar
 
 /// Words hashed once, for asking many name indexes about them (a trigger list, the clock words).
@@ -17,7 +18,7 @@ public struct WordSet: Sendable {
         var parts: [[UInt8]] = []
         var current: [UInt8] = []
         for byte in word.utf8 {
-            if SourceBytes.isNameByte[Int(byte)] {
+            if ByteClass.of(byte).contains(.name) {
                 current.append(byte)
             } else if !current.isEmpty {
                 parts.append(current)
@@ -29,15 +30,12 @@ public struct WordSet: Sendable {
     }
 }
 
-/// The one hash of the select step: FNV-1a over a word's bytes, then a final mix so that
-/// both halves of the value are usable. (The baseline's fingerprints use their own, stable hash: it is a
-/// file format, see AuditBaseline.)
+/// The one hash of the select step: FNV-1a over a word's bytes (`FNV1a`, the tool's one byte hash),
+/// then a final mix so that both halves of the value are usable.
 public struct WordHash {
-    fileprivate var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    fileprivate var state = FNV1a()
 
-    mutating func add(_ byte: UInt8) {
-        state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
+    mutating func add(_ byte: UInt8) { state.add(byte) }
 
     static func of(_ word: String) -> UInt64 { of(bytes: word.utf8) }
 
@@ -45,7 +43,7 @@ public struct WordHash {
     /// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
     public static func ofName(_ name: String) -> UInt64 {
         var hash = WordHash()
-        for byte in name.utf8 where SourceBytes.isNameByte[Int(byte)] { hash.add(byte) }
+        for byte in name.utf8 where ByteClass.of(byte).contains(.name) { hash.add(byte) }
         return hash.value
     }
 
@@ -54,8 +52,8 @@ public struct WordHash {
     public static func ofWord(_ name: String) -> UInt64? {
         var hash = WordHash()
         var started = false
-        for byte in name.utf8 where SourceBytes.isNameByte[Int(byte)] {
-            if !started, byte >= 0x30, byte <= 0x39 { continue }
+        for byte in name.utf8 where ByteClass.of(byte).contains(.name) {
+            if !started, ByteClass.of(byte).contains(.digit) { continue }
             started = true
             hash.add(byte)
         }
@@ -69,7 +67,7 @@ public struct WordHash {
     }
 
     var value: UInt64 {
-        var mixed = state
+        var mixed = state.value
         mixed ^= mixed >> 33
         mixed &*= 0xff51_afd7_ed55_8ccd
         mixed ^= mixed >> 33

@@ -33,6 +33,10 @@ struct WordSieve: Sendable {
     /// literal is shorter. Only a word start that passes them is hashed (most 16-byte blocks hold none).
     private let fingerprints: [UInt8]?
     var usesFingerprints: Bool { fingerprints != nil }
+    /// The byte classes (`ByteClass.table`, shared, not copied) and the C loop's nibble tables of its
+    /// word bytes (`ByteClass.nameStart`), built from them.
+    private let classes = ByteClass.table
+    private let wordNibbles = WordSieve.wordNibbles(of: ByteClass.table, wordClass: .nameStart)
 
     static let hashBits = 16
 
@@ -141,6 +145,20 @@ struct WordSieve: Sendable {
         }
     }
 
+    /// The nibble tables by which the C loop classes sixteen bytes at once, its word bytes being the
+    /// bytes of `wordClass` in `classes`.
+    static func wordNibbles(of classes: [ByteClass], wordClass: ByteClass) -> [UInt8] {
+        var nibbles = [UInt8](repeating: 0, count: Int(LOADAUDIT_WORD_NIBBLE_BYTES))
+        classes.withUnsafeBufferPointer { classes in
+            classes.withMemoryRebound(to: UInt8.self) { classes in
+                nibbles.withUnsafeMutableBufferPointer { nibbles in
+                    loadaudit_word_nibbles_build(nibbles.baseAddress!, classes.baseAddress!, wordClass.rawValue)
+                }
+            }
+        }
+        return nibbles
+    }
+
     /// The bits of a window's first `length` bytes (read little-endian, whatever the machine).
     private static func mask(_ length: Int) -> UInt32 { length >= 4 ? .max : (1 << UInt32(8 * length)) - 1 }
 
@@ -173,29 +191,33 @@ struct WordSieve: Sendable {
     private func nextCandidate(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (start: Int, slot: Int)? {
         guard let base = bytes.baseAddress else { return nil }
         var slot = 0
-        let start = startBits.withUnsafeBufferPointer { startBits in
-            if let fingerprints {
-                return fingerprints.withUnsafeBufferPointer { masks in
-                    loadaudit_next_fingerprinted_start(base, bytes.count, from, masks.baseAddress!, startBits.baseAddress!, windowMask,
-                                                       Int32(Self.hashBits), Int32(windowLength), &slot)
+        let start = classes.withUnsafeBufferPointer { $0.withMemoryRebound(to: UInt8.self) { classes in
+            wordNibbles.withUnsafeBufferPointer { wordNibbles in
+                startBits.withUnsafeBufferPointer { startBits in
+                    func look(_ fingerprints: UnsafePointer<UInt8>?) -> Int {
+                        var look = loadaudit_look(
+                            classes: classes.baseAddress!, word_class: ByteClass.nameStart.rawValue,
+                            word_nibbles: wordNibbles.baseAddress!, start_bits: startBits.baseAddress!, window_mask: windowMask,
+                            hash_bits: Int32(Self.hashBits), window_length: Int32(windowLength), fingerprints: fingerprints)
+                        return loadaudit_next_word_start(base, bytes.count, from, &look, &slot)
+                    }
+                    guard let fingerprints else { return look(nil) }
+                    return fingerprints.withUnsafeBufferPointer { look($0.baseAddress!) }
                 }
             }
-            return loadaudit_next_word_start(base, bytes.count, from, startBits.baseAddress!, windowMask, Int32(Self.hashBits), Int32(windowLength), &slot)
-        }
+        } }
         return start < 0 ? nil : (start, slot)
     }
 
     /// A letter, `_`, or a byte of a multi-byte character: a name byte that is no digit (the C
-    /// helper's word bytes). Before a word, such a byte makes it no whole word.
-    static func startsAWord(_ byte: UInt8) -> Bool {
-        SourceBytes.isNameByte[Int(byte)] && (byte < 0x30 || byte > 0x39)
-    }
+    /// loop's word bytes). Before a word, such a byte makes it no whole word.
+    static func startsAWord(_ byte: UInt8) -> Bool { ByteClass.of(byte).contains(.nameStart) }
 
     private static func wholeWord(_ literal: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         let end = start + literal.count
         guard end <= bytes.count else { return false }
         for (offset, byte) in literal.enumerated() where bytes[start + offset] != byte { return false }
         if start > 0, startsAWord(bytes[start - 1]) { return false }
-        return end == bytes.count || !SourceBytes.isNameByte[Int(bytes[end])]
+        return end == bytes.count || !ByteClass.of(bytes[end]).contains(.name)
     }
 }

@@ -2,19 +2,16 @@
 
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
 #include <tmmintrin.h>
 #define LOADAUDIT_HAS_SHUFFLE_PATH 1
 #endif
 
-/// A letter, `_`, or a byte of a multi-byte character: what a word starts with and what, before a
-/// word, makes it no whole word (a digit before it does not: the lexer reads `0Text` as `Text`).
-static inline int is_word_byte(uint8_t byte) {
-    uint8_t lower = byte | 0x20;
-    return (lower >= 'a' && lower <= 'z') || byte == '_' || byte >= 0x80;
+/// A word byte, as the caller's table says: a letter, `_`, or a byte of a multi-byte character: what a
+/// word starts with and what, before a word, makes it no whole word (a digit before it does not: the
+/// lexer reads `0Text` as `Text`).
+static inline int is_word_byte(const loadaudit_look *look, uint8_t byte) {
+    return (look->classes[byte] & look->word_class) != 0;
 }
 
 static inline uint32_t window_at(const uint8_t *bytes, long count, long start) {
@@ -37,81 +34,98 @@ uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uin
     return ((window_at(bytes, count, start) & window_mask) * 0x9E3779B1u) >> (32 - hash_bits);
 }
 
-#if defined(__SSE2__)
-/// The word starts among a block's sixteen bytes, as bits; `previous_is_word` tells whether the byte
-/// before the block is a word byte, and is set to whether its last byte is.
-static inline uint32_t word_starts_in(__m128i block, int *previous_is_word) {
-    const __m128i lower = _mm_or_si128(block, _mm_set1_epi8(0x20));
-    // Signed comparisons: bytes from 0x80 are negative, outside 'a'...'z', and caught by their top bit.
-    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
-    __m128i word = _mm_or_si128(letter, _mm_cmpeq_epi8(block, _mm_set1_epi8('_')));
-    uint32_t words = (uint32_t)_mm_movemask_epi8(word) | (uint32_t)_mm_movemask_epi8(block);
-    uint32_t starts = words & ~((words << 1) | (uint32_t)*previous_is_word) & 0xFFFF;
-    *previous_is_word = (words >> 15) & 1;
-    return starts;
+void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint8_t word_class) {
+    // Per half (high nibbles 0-7, then 8-15): 16 bytes by low nibble, then 16 by high nibble.
+    memset(nibbles, 0, LOADAUDIT_WORD_NIBBLE_BYTES);
+    for (int high = 0; high < 16; high++) {
+        uint8_t *half = nibbles + (high >> 3) * 32;
+        uint8_t bit = (uint8_t)(1u << (high & 7));
+        half[16 + high] = bit;
+        for (int low = 0; low < 16; low++) {
+            if (classes[(high << 4) | low] & word_class) half[low] |= bit;
+        }
+    }
 }
-#endif
 
 /// Whether the window at `start` fits and its hash's bit is set (then its hash in `slot`).
-static inline int is_candidate(const uint8_t *bytes, long count, long start, const uint64_t *start_bits,
-                               uint32_t window_mask, int hash_bits, int window_length, long *slot) {
-    if (start + window_length > count) return 0;
-    uint32_t hash = loadaudit_window_hash(bytes, count, start, window_mask, hash_bits);
-    if ((start_bits[hash >> 6] >> (hash & 63)) & 1) {
+static inline int is_candidate(const uint8_t *bytes, long count, long start, const loadaudit_look *look, long *slot) {
+    if (start + look->window_length > count) return 0;
+    uint32_t hash = loadaudit_window_hash(bytes, count, start, look->window_mask, look->hash_bits);
+    if ((look->start_bits[hash >> 6] >> (hash & 63)) & 1) {
         *slot = (long)hash;
         return 1;
     }
     return 0;
 }
 
-long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const uint64_t *start_bits,
-                               uint32_t window_mask, int hash_bits, int window_length, long *slot) {
-    long index = from;
-    int previous_is_word = index > 0 && is_word_byte(bytes[index - 1]);
-#if defined(__SSE2__)
-    while (index + 16 <= count) {
-        uint32_t starts = word_starts_in(_mm_loadu_si128((const __m128i *)(bytes + index)), &previous_is_word);
-        while (starts != 0) {
-            long start = index + __builtin_ctz(starts);
-            if (is_candidate(bytes, count, start, start_bits, window_mask, hash_bits, window_length, slot)) return start;
-            starts &= starts - 1;
-        }
-        index += 16;
-    }
-#endif
-    for (; index < count; index++) {
-        int word = is_word_byte(bytes[index]);
-        if (word && !previous_is_word &&
-            is_candidate(bytes, count, index, start_bits, window_mask, hash_bits, window_length, slot)) {
-            return index;
-        }
+/// Byte by byte: where the machine has no vector loop, and for the last bytes of a file.
+static long next_word_start_plain(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
+    int previous_is_word = from > 0 && is_word_byte(look, bytes[from - 1]);
+    for (long index = from; index < count; index++) {
+        int word = is_word_byte(look, bytes[index]);
+        if (word && !previous_is_word && is_candidate(bytes, count, index, look, slot)) return index;
         previous_is_word = word;
     }
     return -1;
 }
 
-void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count) {
-    memset(masks, 0, LOADAUDIT_FINGERPRINT_BYTES);
-    const uint8_t *literal = literals;
-    for (int index = 0; index < count; index++) {
-        uint8_t bucket = (uint8_t)(1u << (buckets[index] % 8));
-        for (int position = 0; position < 3 && position < lengths[index]; position++) {
-            uint8_t byte = literal[position];
-            masks[position * 32 + (byte & 0x0F)] |= bucket;
-            masks[position * 32 + 16 + (byte >> 4)] |= bucket;
-        }
-        literal += lengths[index];
-    }
+#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+/// The look's word nibble tables, in registers.
+typedef struct {
+    __m128i below_by_low, below_by_high, above_by_low, above_by_high;
+} word_tables;
+
+static inline word_tables load_word_tables(const uint8_t *nibbles) {
+    word_tables tables = {
+        _mm_loadu_si128((const __m128i *)nibbles), _mm_loadu_si128((const __m128i *)(nibbles + 16)),
+        _mm_loadu_si128((const __m128i *)(nibbles + 32)), _mm_loadu_si128((const __m128i *)(nibbles + 48)),
+    };
+    return tables;
 }
 
-#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+/// The word starts among a block's sixteen bytes, as bits; `previous_is_word` tells whether the byte
+/// before the block is a word byte, and is set to whether its last byte is. Each byte is looked up by
+/// its low and its high nibble (`_mm_shuffle_epi8` as a 16-entry table), in the tables of its half.
+__attribute__((target("ssse3")))
+static inline uint32_t word_starts_in(__m128i block, const word_tables *tables, int *previous_is_word) {
+    const __m128i nibble = _mm_set1_epi8(0x0F);
+    __m128i low = _mm_and_si128(block, nibble);
+    __m128i high = _mm_and_si128(_mm_srli_epi16(block, 4), nibble);
+    __m128i below = _mm_and_si128(_mm_shuffle_epi8(tables->below_by_low, low), _mm_shuffle_epi8(tables->below_by_high, high));
+    __m128i above = _mm_and_si128(_mm_shuffle_epi8(tables->above_by_low, low), _mm_shuffle_epi8(tables->above_by_high, high));
+    __m128i none = _mm_cmpeq_epi8(_mm_or_si128(below, above), _mm_setzero_si128());
+    uint32_t words = ~(uint32_t)_mm_movemask_epi8(none) & 0xFFFF;
+    uint32_t starts = words & ~((words << 1) | (uint32_t)*previous_is_word) & 0xFFFF;
+    *previous_is_word = (words >> 15) & 1;
+    return starts;
+}
+
+/// Sixteen bytes at a time, every word start hashed; the last bytes byte by byte.
+__attribute__((target("ssse3")))
+static long next_word_start_vector(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
+    const word_tables tables = load_word_tables(look->word_nibbles);
+    long index = from;
+    int previous_is_word = index > 0 && is_word_byte(look, bytes[index - 1]);
+    while (index + 16 <= count) {
+        uint32_t starts = word_starts_in(_mm_loadu_si128((const __m128i *)(bytes + index)), &tables, &previous_is_word);
+        while (starts != 0) {
+            long start = index + __builtin_ctz(starts);
+            if (is_candidate(bytes, count, start, look, slot)) return start;
+            starts &= starts - 1;
+        }
+        index += 16;
+    }
+    return next_word_start_plain(bytes, count, index, look, slot);
+}
+
 /// Sixteen positions at a time: each of the three bytes from a position looks up, by its low and by
 /// its high nibble, the buckets whose literals may have it there (`_mm_shuffle_epi8` as a 16-entry
 /// table); a position all six lookups share a bucket for may start a literal, and only a block with
-/// one has its word starts worked out. The last blocks (fewer than 18 bytes) go to the plain loop.
+/// one has its word starts worked out. The last blocks (fewer than 18 bytes) go to the loop above.
 __attribute__((target("ssse3")))
-static long next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
-                                     uint32_t window_mask, int hash_bits, int window_length, long *slot) {
+static long next_fingerprinted_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
+    const word_tables tables = load_word_tables(look->word_nibbles);
+    const uint8_t *masks = look->fingerprints;
     long index = from;
     const __m128i nibble = _mm_set1_epi8(0x0F);
     const __m128i zero = _mm_setzero_si128();
@@ -134,25 +148,40 @@ static long next_fingerprinted_start(const uint8_t *bytes, long count, long from
         if (hits != 0) {
             // Only now the word starts: most blocks hold no possible start. The byte before the block
             // is read afresh, as no carry is kept from block to block.
-            int before_is_word = index > 0 && is_word_byte(bytes[index - 1]);
-            uint32_t candidates = word_starts_in(block, &before_is_word) & hits;
+            int before_is_word = index > 0 && is_word_byte(look, bytes[index - 1]);
+            uint32_t candidates = word_starts_in(block, &tables, &before_is_word) & hits;
             while (candidates != 0) {
                 long start = index + __builtin_ctz(candidates);
-                if (is_candidate(bytes, count, start, start_bits, window_mask, hash_bits, window_length, slot)) return start;
+                if (is_candidate(bytes, count, start, look, slot)) return start;
                 candidates &= candidates - 1;
             }
         }
         index += 16;
     }
-    return loadaudit_next_word_start(bytes, count, index, start_bits, window_mask, hash_bits, window_length, slot);
+    return next_word_start_vector(bytes, count, index, look, slot);
 }
 #endif
 
-long loadaudit_next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
-                                        uint32_t window_mask, int hash_bits, int window_length, long *slot) {
+long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
 #if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
-    if (__builtin_cpu_supports("ssse3")) return next_fingerprinted_start(bytes, count, from, masks, start_bits, window_mask, hash_bits, window_length, slot);
+    if (__builtin_cpu_supports("ssse3")) {
+        return look->fingerprints ? next_fingerprinted_start(bytes, count, from, look, slot)
+                                  : next_word_start_vector(bytes, count, from, look, slot);
+    }
 #endif
-    (void)masks;
-    return loadaudit_next_word_start(bytes, count, from, start_bits, window_mask, hash_bits, window_length, slot);
+    return next_word_start_plain(bytes, count, from, look, slot);
+}
+
+void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count) {
+    memset(masks, 0, LOADAUDIT_FINGERPRINT_BYTES);
+    const uint8_t *literal = literals;
+    for (int index = 0; index < count; index++) {
+        uint8_t bucket = (uint8_t)(1u << (buckets[index] % 8));
+        for (int position = 0; position < 3 && position < lengths[index]; position++) {
+            uint8_t byte = literal[position];
+            masks[position * 32 + (byte & 0x0F)] |= bucket;
+            masks[position * 32 + 16 + (byte >> 4)] |= bucket;
+        }
+        literal += lengths[index];
+    }
 }

@@ -83,7 +83,8 @@ struct RulesTest: ParsableCommand {
         Each rule runs alone on each of its examples. A `match` example must give a finding at each ↓
         and nowhere else, also after a line of non-ASCII text, and none when the same code is in comments
         or in a string literal; a `no-match` example must give none; a `fix` example's `before` must
-        become its `after` exactly, and fixing `after` again must change nothing. Then every rule of the
+        become its `after` exactly, and fixing `after` again must change nothing (with a `class`, the
+        findings in `before` must all have that fix class). Then every rule of the
         file runs on each `match` example together, as a scan runs them (one finding per piece of code):
         a rule whose own example another rule reports instead fails, and a rule that reports its example
         over others that match it too prints an OVERLAP line (not a failure). Without FILE, the built-in
@@ -139,7 +140,7 @@ struct RulesTest: ParsableCommand {
 struct RulesExplain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Print one rule: what it finds (for rotating text: the calls it follows), what replaces it, why, and its examples.",
+        abstract: "Print one rule: what it finds (for rotating text: the calls it follows), what replaces it, why, and its first examples.",
         usage: "loadaudit rules explain [<options>] <id>",
         discussion: helpProse("""
         EXAMPLES
@@ -174,13 +175,35 @@ struct RulesExplain: ParsableCommand {
         case .labelStyle:
             break
         }
-        for (index, example) in rule.examples.matching.enumerated() { text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
-        for (index, example) in rule.examples.notMatching.enumerated() { text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines)) }
-        for (index, pair) in rule.examples.fixes.enumerated() {
-            text += "\n" + RulesTest.indented("before (\(index + 1))", pair.before.trimmingCharacters(in: .newlines))
-            text += RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
-        }
+        text += Self.examples(rule.examples, of: rule)
         CurrentTerminal.terminal.write(text)
+    }
+
+    /// How many examples of each kind `explain` shows: the built-in rules keep their tests among their
+    /// examples, dozens for some, which would bury the rule. The file's first ones are shown, the
+    /// rest counted.
+    static let shownExamples = 3
+
+    /// A rule's first examples of each kind (a fix with its class when it gives one), and how many more
+    /// its file holds.
+    static func examples(_ examples: RuleExamples, of rule: Rule) -> String {
+        var text = ""
+        for (index, example) in examples.matching.prefix(shownExamples).enumerated() {
+            text += "\n" + RulesTest.indented("finds (\(index + 1))", example.trimmingCharacters(in: .newlines))
+        }
+        for (index, example) in examples.notMatching.prefix(shownExamples).enumerated() {
+            text += "\n" + RulesTest.indented("leaves alone (\(index + 1))", example.trimmingCharacters(in: .newlines))
+        }
+        for (index, pair) in examples.fixes.prefix(shownExamples).enumerated() {
+            text += "\n" + RulesTest.indented("before (\(index + 1)\(pair.fixClass.map { ", \($0.rawValue)" } ?? ""))", pair.before.trimmingCharacters(in: .newlines))
+            text += pair.after == pair.before ? "  after: the same\n" : RulesTest.indented("after", pair.after.trimmingCharacters(in: .newlines))
+        }
+        let more = [(examples.matching.count, "finds"), (examples.notMatching.count, "leaves alone"), (examples.fixes.count, "before and after")]
+            .filter { $0.0 > shownExamples }.map { "\($0.0 - shownExamples) more of \"\($0.1)\"" }
+        if !more.isEmpty {
+            text += "\n" + more.joined(separator: ", ") + " in \(rule.origin): `loadaudit rules test` runs them all\n"
+        }
+        return text
     }
 
     /// Where a component rule's `{size}` comes from, in order, with each size context's examples.

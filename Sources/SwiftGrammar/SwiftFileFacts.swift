@@ -1,6 +1,6 @@
 // SwiftGrammar: what the Swift grammar's nodes mean (calls, arguments, modifier chains, literals,
 // imports, declarations, syntax errors and the grammar's known gaps) and what a word is in Swift
-// source (SwiftWords). It must not know about rules or findings.
+// source (SwiftWords, over the one table of byte classes, ByteClass). It must not know about rules or findings.
 
 import AuditProject
 import TreeSitter

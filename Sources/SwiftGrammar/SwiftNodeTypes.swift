@@ -5,6 +5,7 @@
 public enum SwiftNodeType {
     @inlinable public static var additiveExpression: String { "additive_expression" }
     @inlinable public static var arrayLiteral: String { "array_literal" }
+    @inlinable public static var associatedtypeDeclaration: String { "associatedtype_declaration" }
     @inlinable public static var assignment: String { "assignment" }
     @inlinable public static var attribute: String { "attribute" }
     @inlinable public static var awaitExpression: String { "await_expression" }
@@ -16,6 +17,7 @@ public enum SwiftNodeType {
     @inlinable public static var comment: String { "comment" }
     @inlinable public static var computedProperty: String { "computed_property" }
     @inlinable public static var controlTransferStatement: String { "control_transfer_statement" }
+    @inlinable public static var deinitDeclaration: String { "deinit_declaration" }
     @inlinable public static var enumClassBody: String { "enum_class_body" }
     @inlinable public static var enumEntry: String { "enum_entry" }
     @inlinable public static var `extension`: String { "extension" }
@@ -36,6 +38,7 @@ public enum SwiftNodeType {
     @inlinable public static var letKeyword: String { "let" }  // the keyword token
     @inlinable public static var lineStringLiteral: String { "line_string_literal" }
     @inlinable public static var macroInvocation: String { "macro_invocation" }
+    @inlinable public static var macroDeclaration: String { "macro_declaration" }
     @inlinable public static var modifiers: String { "modifiers" }
     @inlinable public static var multiLineStringLiteral: String { "multi_line_string_literal" }
     @inlinable public static var multilineComment: String { "multiline_comment" }
@@ -43,13 +46,17 @@ public enum SwiftNodeType {
     @inlinable public static var navigationExpression: String { "navigation_expression" }
     @inlinable public static var navigationSuffix: String { "navigation_suffix" }
     @inlinable public static var nilCoalescingExpression: String { "nil_coalescing_expression" }
+    @inlinable public static var operatorDeclaration: String { "operator_declaration" }
     @inlinable public static var optionalType: String { "optional_type" }
     @inlinable public static var parameter: String { "parameter" }
     @inlinable public static var pattern: String { "pattern" }
     @inlinable public static var postfixExpression: String { "postfix_expression" }
+    @inlinable public static var precedenceGroupDeclaration: String { "precedence_group_declaration" }
     @inlinable public static var prefixExpression: String { "prefix_expression" }
     @inlinable public static var propertyDeclaration: String { "property_declaration" }
     @inlinable public static var protocolDeclaration: String { "protocol_declaration" }
+    @inlinable public static var protocolFunctionDeclaration: String { "protocol_function_declaration" }
+    @inlinable public static var protocolPropertyDeclaration: String { "protocol_property_declaration" }
     @inlinable public static var rawStringLiteral: String { "raw_string_literal" }
     @inlinable public static var realLiteral: String { "real_literal" }
     @inlinable public static var repeatWhileStatement: String { "repeat_while_statement" }
@@ -58,6 +65,7 @@ public enum SwiftNodeType {
     @inlinable public static var simpleIdentifier: String { "simple_identifier" }
     @inlinable public static var sourceFile: String { "source_file" }
     @inlinable public static var statements: String { "statements" }
+    @inlinable public static var subscriptDeclaration: String { "subscript_declaration" }
     @inlinable public static var switchStatement: String { "switch_statement" }
     @inlinable public static var ternaryExpression: String { "ternary_expression" }
     @inlinable public static var tryExpression: String { "try_expression" }
@@ -71,6 +79,15 @@ public enum SwiftNodeType {
     @inlinable public static var valueBindingPattern: String { "value_binding_pattern" }
     @inlinable public static var varKeyword: String { "var" }  // the keyword token
     @inlinable public static var whileStatement: String { "while_statement" }
+
+    /// Every kind of declaration the grammar has (a type, a function, a property, an initializer, an
+    /// operator, ...): where a closure search stops, and whose `name` field declares a name rather
+    /// than uses it. GrammarVocabularyTests checks it against the grammar's node types.
+    public static let declarations: Set<String> = [
+        associatedtypeDeclaration, classDeclaration, deinitDeclaration, functionDeclaration, importDeclaration, initDeclaration,
+        macroDeclaration, operatorDeclaration, precedenceGroupDeclaration, propertyDeclaration, protocolDeclaration,
+        protocolFunctionDeclaration, protocolPropertyDeclaration, subscriptDeclaration, typealiasDeclaration,
+    ]
 }
 
 /// The grammar's field names (`child(byField:)`).

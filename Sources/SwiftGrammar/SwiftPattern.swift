@@ -154,8 +154,9 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
 
     /// `$` and an upper-case letter, then upper-case letters, digits and `_`.
     static func metavariableName(_ text: String) -> String? {
-        guard text.hasPrefix("$"), let first = text.unicodeScalars.dropFirst().first, ("A"..."Z").contains(first),
-              text.unicodeScalars.dropFirst().allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else { return nil }
+        let name = text.utf8.dropFirst()
+        guard text.hasPrefix("$"), let first = name.first, ByteClass.of(first).contains(.uppercase),
+              name.allSatisfy({ !ByteClass.of($0).isDisjoint(with: [.uppercase, .digit]) || $0 == UInt8(ascii: "_") }) else { return nil }
         return String(text.dropFirst())
     }
 

@@ -209,7 +209,7 @@ public enum SwiftScopes {
     static func isCallSuffix(_ node: Node) -> Bool { node.type == SwiftNodeType.callSuffix }
 
     /// A declaration (a function, a property, a type, an initializer): where a closure search stops.
-    public static func isDeclaration(_ node: Node) -> Bool { node.type.hasSuffix("_declaration") }
+    public static func isDeclaration(_ node: Node) -> Bool { SwiftNodeType.declarations.contains(node.type) }
 
     /// The nodes between a closure and the call it is given to: `call_suffix` for a trailing closure;
     /// `value_argument`, `value_arguments`, `call_suffix` for an argument.

@@ -18,6 +18,14 @@ final class FingerprintTests: XCTestCase {
         XCTAssertEqual(Fingerprint.hash("a"), "af63dc4c8601ec8c")
     }
 
+    /// Baseline files store fingerprints: one pinned, of the rule, component, scope and snippet joined
+    /// by U+001F, and the finding's place among identical ones.
+    func testAFingerprintStaysTheSame() {
+        var findings = [finding("r", line: 3, snippet: "ProgressView()"), finding("r", line: 9, snippet: "ProgressView()")]
+        Fingerprint.assign(&findings)
+        XCTAssertEqual(findings.map(\.fingerprint), ["cad21263a2126803-1", "cad21263a2126803-2"])
+    }
+
     func testLinesDoNotMatterButCodeScopeAndOrderDo() {
         var before = [finding("r", line: 3, snippet: "ProgressView()"), finding("r", line: 9, snippet: "ProgressView()")]
         var after = [finding("r", line: 30, snippet: "ProgressView()"), finding("r", line: 90, snippet: "ProgressView()")]

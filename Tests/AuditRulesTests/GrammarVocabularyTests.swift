@@ -1,4 +1,5 @@
 import Foundation
+import SwiftGrammar
 import TreeSitter
 import XCTest
 import LoadAuditTestSupport
@@ -104,7 +105,40 @@ final class GrammarVocabularyTests: XCTestCase {
         "protocol_declaration": "testProtocolAndTypealiasDeclarationsAreDeclarations",
         "typealias_declaration": "testProtocolAndTypealiasDeclarationsAreDeclarations",
         "repeat_while_statement": "testARepeatLoopAroundASleepIsAClock",
+        "associatedtype_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "deinit_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "macro_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "operator_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "precedence_group_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "protocol_function_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "protocol_property_declaration": "testEveryKindOfDeclarationIsADeclaration",
+        "subscript_declaration": "testEveryKindOfDeclarationIsADeclaration",
     ]
+
+    /// `SwiftNodeType.declarations` is every kind of declaration node the grammar has (the named node
+    /// types it calls `..._declaration`): each stops a closure search, and its `name` declares a name
+    /// rather than uses it. The kinds no fixture holds, parsed here: their own names are no use.
+    func testEveryKindOfDeclarationIsADeclaration() throws {
+        let grammarDeclarations = Language.swift.namedNodeTypes.filter { $0.hasSuffix("_declaration") }
+        XCTAssertGreaterThan(grammarDeclarations.count, 10)
+        XCTAssertEqual(SwiftNodeType.declarations.sorted(), grammarDeclarations.sorted())
+        let tree = try Parser().parse("""
+            protocol P { associatedtype Item; func run(); var count: Int { get } }
+            final class C { deinit {}; subscript(i: Int) -> Int { i } }
+            infix operator <~> : AdditionPrecedence
+            precedencegroup Pipe { associativity: left }
+            @freestanding(expression) macro stringify<T>(_ value: T) -> (T, String) = #externalMacro(module: "M", type: "S")
+            """)
+        var declarations: Set<String> = []
+        tree.rootNode.walk { node in
+            if SwiftScopes.isDeclaration(node) { declarations.insert(node.type) }
+            return true
+        }
+        let expected = Set(Self.coveredElsewhere.filter { $0.value == "testEveryKindOfDeclarationIsADeclaration" }.keys)
+            .union([SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration])
+        XCTAssertEqual(declarations.sorted(), expected.sorted())
+        XCTAssertEqual(SwiftWords.uses(of: ["Item", "run", "P", "C"], in: tree), [:])
+    }
 
     /// `repeat { sleep; advance } while` rotates the text like a `while` loop does.
     func testARepeatLoopAroundASleepIsAClock() throws {

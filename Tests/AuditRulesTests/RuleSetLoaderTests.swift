@@ -241,6 +241,24 @@ final class RuleSetLoaderTests: XCTestCase {
         }
     }
 
+    /// A fix example may give its findings' class; one without `after` needs it (the code stays as it is).
+    func testAFixExamplesClass() throws {
+        func load(_ fix: String) throws -> RuleSet {
+            try RuleSet.load(text: "version: 1\nrules:\n  - id: a\n    component: A\n    message: m\n    examples:\n      fix:\n        - \(fix)\n", file: "team.yml")
+        }
+        let fixes = try load("{before: 'let a: A', class: manual}").rules[0].examples.fixes
+        XCTAssertEqual(fixes.map(\.before), ["let a: A"])
+        XCTAssertEqual(fixes.map(\.after), ["let a: A"])
+        XCTAssertEqual(fixes.map(\.fixClass), [.manual])
+        XCTAssertEqual(try load("{before: 'A()', after: 'B()'}").rules[0].examples.fixes.map(\.fixClass), [nil])
+        XCTAssertThrowsError(try load("{before: 'A()', after: 'B()', class: maybe}")) { error in
+            XCTAssertEqual("\(error)", "team.yml:8:48: a fix example's class is safe, unsafe or manual (near 'maybe')")
+        }
+        XCTAssertThrowsError(try load("{before: 'A()'}")) { error in
+            XCTAssertEqual("\(error)", "team.yml:8:11: a fix example needs 'before' and 'after' (or, for code the fix leaves as it is, a 'class') (near '{before: 'A()'}')")
+        }
+    }
+
     /// An unclosed quote is reported where it opens, not where libyaml reaches the end of the file.
     func testAnUnclosedQuoteIsReportedWhereItOpens() {
         let yaml = "version: 1\nrules:\n  - id: a\n    component: A\n    message: \"Loading games\n  - id: b\n    component: B\n"

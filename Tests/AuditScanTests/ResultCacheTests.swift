@@ -1,7 +1,7 @@
 import AuditModel
 import AuditReport
 import AuditRules
-import AuditScan
+@testable import AuditScan
 import Foundation
 import LoadAuditTestSupport
 import XCTest
@@ -27,6 +27,13 @@ final class ResultCacheTests: XCTestCase {
         let changed = tree.appendingPathComponent("Feature3/Screen3.swift")
         try "import SwiftUI\nlet dots = LoadingDots()\n".write(to: changed, atomically: true, encoding: .utf8)
         XCTAssertEqual(try report(tree.path, cache: cache), try report(tree.path), "after a change")
+    }
+
+    /// The keys are two 64-bit FNV-1a hashes (the second from another seed, over the bytes xor 0x5A):
+    /// values pinned, so that a change of the hash, which would turn every cache cold, is seen.
+    func testTheKeysAreTwoFNV1aHashes() {
+        XCTAssertEqual(ResultCache.hash([UInt8]()), "cbf29ce484222325" + "84222325cbf29ce4")
+        XCTAssertEqual(ResultCache.hash(Array("let a = 1\n".utf8)), "88a948f56987da51" + "ea881ae5aee63ce4")
     }
 
     func testCorruptOrForeignCacheFilesAreIgnored() throws {

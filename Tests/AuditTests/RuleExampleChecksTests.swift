@@ -13,6 +13,10 @@ final class RuleExampleChecksTests: XCTestCase {
                 XCTAssertEqual(outcome.rulesWithExamples, ruleSet.rules.count, "every SwiftUI rule has examples")
                 XCTAssertGreaterThan(outcome.checks, 50)
             }
+            if name == "loading-migration" {
+                // The migration table's examples, each label, size, style and lowered fix among them.
+                XCTAssertGreaterThan(outcome.checks, 400)
+            }
         }
     }
 
@@ -34,6 +38,10 @@ final class RuleExampleChecksTests: XCTestCase {
               fix:
                 - before: 'Text("a").foregroundColor(.red)'
                   after: 'Text("a").foregroundStyle(.blue)'
+                - before: 'Text("a").foregroundColor(.red)'
+                  after: 'Text("a").foregroundStyle(.red)'
+                  class: unsafe
+                - {before: 'Text("a")', class: manual}
           - id: grows
             kind: pattern
             match: $V.grow()
@@ -51,6 +59,8 @@ final class RuleExampleChecksTests: XCTestCase {
             "foreground-color: match 1, after a line of non-ASCII text: the findings moved or changed",
             "foreground-color: no-match 1: 1 finding where none belongs",
             "foreground-color: fix 1: the fix gives other code",
+            "foreground-color: fix 2: the fix class is safe, not unsafe",
+            "foreground-color: fix 3: no finding of the rule, of class manual or any other",
             "grows: fix 1: the rewrite did not settle after 8 passes",
         ])
         XCTAssertEqual(failures[0].actual, #"Text("a")↓.foregroundColor(.red)"#)

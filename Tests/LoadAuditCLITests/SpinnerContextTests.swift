@@ -53,6 +53,11 @@ final class SpinnerContextTests: XCTestCase {
               size small, in a button's label, inline (context 1, 1):
                 | Button { signIn() } label: { HStack { ↓ProgressView(); Text("Sign in") } }
             """), run.output)
+        // The rule's own examples, dozens (the migration table's tests): the first three of each kind,
+        // a fix with its class when it gives one, and the rest counted.
+        XCTAssertTrue(run.output.contains("  finds (3):\n") && !run.output.contains("  finds (4):"), run.output)
+        XCTAssertTrue(run.output.contains("  before (2, safe):\n    | ProgressView()\n  after:\n    | LoadingSpinner(size: .medium)\n"), run.output)
+        XCTAssertNotNil(run.output.firstMatch(of: #/\n\d+ more of "finds", \d+ more of "leaves alone", \d+ more of "before and after" in rules/loading-migration.yml:\d+: `loadaudit rules test` runs them all\n/#), run.output)
     }
 
     /// A size context's examples are tests: `match` marks the findings whose size it decides, and a

@@ -4,30 +4,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The first offset at or after `from` where a word starts (a letter, `_` or a byte of a multi-byte
-/// character, after a byte that is none of these, or at offset 0) and the hash of the window there
-/// (up to four bytes, little-endian, zeros past the end, masked with `window_mask`) has its bit set
-/// in `start_bits`: the word sieve's candidates, found sixteen bytes at a time where the machine
-/// allows. The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`, written to `slot`.
-/// -1 when there is none. `window_length` (1 to 4) is how many bytes a window needs.
-long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const uint64_t *start_bits,
-                               uint32_t window_mask, int hash_bits, int window_length, long *slot);
+#define LOADAUDIT_FINGERPRINT_BYTES 96
+#define LOADAUDIT_WORD_NIBBLE_BYTES 64
+
+/// What a look for word starts is given. This code has no definition of a word byte of its own: it
+/// reads the caller's table of byte classes (SwiftGrammar's `ByteClass.table`, 256 entries), where a
+/// word byte is one whose entry has a bit of `word_class` (a letter, `_` or a byte of a multi-byte
+/// character), and, for the vector loop, the nibble tables built from that table
+/// (`loadaudit_word_nibbles_build`).
+typedef struct {
+    const uint8_t *classes;
+    uint8_t word_class;
+    /// LOADAUDIT_WORD_NIBBLE_BYTES, from `loadaudit_word_nibbles_build` with the same table and class.
+    const uint8_t *word_nibbles;
+    /// A bit per hash of a window (`1 << hash_bits` bits), set for the windows that may start a literal.
+    const uint64_t *start_bits;
+    /// The bits of a window's bytes that count (a window is up to four bytes, little-endian, zeros past
+    /// the end), how many bits a hash has, and how many bytes (1 to 4) a window needs.
+    uint32_t window_mask;
+    int hash_bits;
+    int window_length;
+    /// LOADAUDIT_FINGERPRINT_BYTES from `loadaudit_fingerprints_build`, or NULL: then every word start
+    /// is hashed.
+    const uint8_t *fingerprints;
+} loadaudit_look;
+
+/// Fills `nibbles` (LOADAUDIT_WORD_NIBBLE_BYTES) from `classes` (256 entries) and `word_class`: for the
+/// bytes whose high nibble is below 8 and for the others, a table by low nibble (a bit per high
+/// nibble whose byte is a word byte) and a table by high nibble (its bit), so that sixteen bytes are
+/// classed at once by four table lookups.
+void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint8_t word_class);
+
+/// The first offset at or after `from` where a word starts (a word byte after a byte that is none,
+/// or at offset 0) and the hash of the window there has its bit set in `start_bits`: the word sieve's
+/// candidates, found sixteen bytes at a time where the machine allows. With fingerprints, only the
+/// word starts whose first three bytes may begin one of their literals are hashed (nibble tables,
+/// compared sixteen starts at a time). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
+/// written to `slot`. -1 when there is none.
+long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot);
 
 /// The hash of the window at `start` (the one `loadaudit_next_word_start` gives), for the literals
 /// the sieve looks for: one formula in one place.
 uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uint32_t window_mask, int hash_bits);
 
-#define LOADAUDIT_FINGERPRINT_BYTES 96
-
-/// Fills `masks` (LOADAUDIT_FINGERPRINT_BYTES) for `loadaudit_next_fingerprinted_start` from `count`
-/// literals, concatenated in `literals`, each `lengths[i]` bytes (at least 3), literal `i` in bucket
+/// Fills `masks` (LOADAUDIT_FINGERPRINT_BYTES) for a look's `fingerprints` from `count` literals,
+/// concatenated in `literals`, each `lengths[i]` bytes (at least 3), literal `i` in bucket
 /// `buckets[i]` (0 to 7): for each of a literal's first three bytes, its bucket's bit in the tables of
 /// that position, at the byte's low nibble and at its high nibble.
 void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count);
-
-/// `loadaudit_next_word_start`, asked only at the word starts whose first three bytes may begin one of
-/// the literals `masks` was built from (nibble tables, compared sixteen starts at a time).
-long loadaudit_next_fingerprinted_start(const uint8_t *bytes, long count, long from, const uint8_t *masks, const uint64_t *start_bits,
-                                        uint32_t window_mask, int hash_bits, int window_length, long *slot);
 
 #endif
