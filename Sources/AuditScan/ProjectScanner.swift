@@ -51,7 +51,7 @@ public struct ProjectScanner {
         return result
     }
 
-    /// Lets go of `value` on another thread: freeing every file's outcome, analysis and name index of a
+    /// Lets go of `value` on another thread: freeing every file's outcome and analysis of a
     /// large tree takes milliseconds that the report need not wait for.
     static func releaseInBackground<Value>(_ value: Value) {
         let released = ReleasedInBackground(value)

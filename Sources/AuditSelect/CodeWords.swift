@@ -3,9 +3,9 @@ import SwiftGrammar
 /// The names a file uses in code, apart from those it only mentions in comments and string literals:
 /// `// replaces the old ProgressView` or `Text("ProgressView")` hold no use of `ProgressView`.
 ///
-/// A second, closer reading, taken only at the few files whose name index shows a trigger word, and at
-/// the display files a round asks about (the name index's lexer cannot tell comments from code without
-/// following strings, and strings are where `//` may hide). Nil where `CodeScanner` gives up: then
+/// The closer reading, taken only at the few files whose word screen shows a trigger word or the words
+/// of a possible rotating-text anchor (the screen cannot tell comments from code without following
+/// strings, and strings are where `//` may hide). Nil where `CodeScanner` gives up: then
 /// every name may be code, and the file is parsed. By Swift's rules it never calls code a comment or a
 /// string; where the pinned parser reads otherwise (broken code, its `x!// note` and `//* note` gaps)
 /// it gives up on every shape seen so far (the fuzzer's inputs in fuzz/regressions; docs/reliability.md).

@@ -1,5 +1,5 @@
 // AuditSelect: the select step of a scan: which files need parsing, so that most files of a large
-// tree are read but never parsed. It owns the word screen over raw bytes (WordSieve, in C for the
+// tree are read but never parsed. It owns the word screen over raw bytes (WordScreen, in C for the
 // byte loop), the closer reading of the few files that name a rule's word (CodeWords: code, not
 // comments or strings; not only determinate progress), and the follow-up decision for the files that
 // can matter only through another file's clock (a whole-word search of the names that clock's facts
@@ -39,7 +39,7 @@ public struct FileSelector: Sendable {
     /// Every word the step asks about, one group each: the trigger words, then the rotating-text
     /// rules' clocks, receivers, publishers, displays, observable-state names and random picks
     /// (`groupKinds`).
-    private let wordScreen: WordSieve?
+    private let wordScreen: WordScreen?
     private let groupKinds: [WordKind]
     /// The rotating-text rules' words by where they count in code (`NamePositions`), hashed, for the
     /// closer reading of a possible anchor.
@@ -110,7 +110,7 @@ public struct FileSelector: Sendable {
         } else {
             rotationUses = nil
         }
-        wordScreen = WordSieve(groups: groups.map(\.words))
+        wordScreen = WordScreen(groups: groups.map(\.words))
         groupKinds = groups.map(\.kind)
     }
 
@@ -180,13 +180,13 @@ public struct FileSelector: Sendable {
         /// name of the file. It takes a digit right before a name as a boundary (`a9Name`), so it may
         /// pass a file that `mentionsAny` then turns down; it never turns down one that `mentionsAny`
         /// would pass. Nil when a name does not suit it (one byte long, or not an identifier).
-        let screen: WordSieve?
+        let screen: WordScreen?
 
         public init(_ names: Set<String>) {
             self.names = Set(names.compactMap(WordHash.ofWord))
             let identifiers = names.sorted()
             let suitable = identifiers.allSatisfy { name in WordSet.identifiers(of: name) == [Array(name.utf8)] }
-            screen = suitable && !identifiers.isEmpty ? WordSieve(groups: identifiers.map { [$0] }) : nil
+            screen = suitable && !identifiers.isEmpty ? WordScreen(groups: identifiers.map { [$0] }) : nil
         }
 
         public var isEmpty: Bool { names.isEmpty }

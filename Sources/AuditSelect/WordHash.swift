@@ -1,7 +1,7 @@
 import AuditModel
 import SwiftGrammar
 
-/// Words hashed once, for asking many name indexes about them (a trigger list, the clock words).
+/// Words hashed once, for asking many files' readings about them (a trigger list, the clock words).
 public struct WordSet: Sendable {
     /// Each word's identifiers' hashes (`loadaudit:` has one, `UI.Spinner` two).
     let words: [[UInt64]]
@@ -13,7 +13,7 @@ public struct WordSet: Sendable {
     /// The hashes of the identifiers in `word`.
     static func parts(of word: String) -> [UInt64] { identifiers(of: word).map(WordHash.of(bytes:)) }
 
-    /// The identifiers in `word`, split as the lexer splits names (`loadaudit:` has one, `UI.Spinner` two).
+    /// The identifiers in `word`, split as `CodeScanner` splits names (`loadaudit:` has one, `UI.Spinner` two).
     static func identifiers(of word: String) -> [[UInt8]] {
         var parts: [[UInt8]] = []
         var current: [UInt8] = []
@@ -39,8 +39,8 @@ public struct WordHash {
 
     static func of(_ word: String) -> UInt64 { of(bytes: word.utf8) }
 
-    /// The hash the lexer gives a name, for asking name indexes about names known as strings: of its
-    /// name bytes only, as the lexer splits (`$0` is `0`, `` `default` `` is `default`).
+    /// The hash `CodeScanner` gives a name, for asking a file's reading about names known as strings:
+    /// of its name bytes only, as the scanner splits (`$0` is `0`, `` `default` `` is `default`).
     public static func ofName(_ name: String) -> UInt64 {
         var hash = WordHash()
         for byte in name.utf8 where ByteClass.of(byte).contains(.name) { hash.add(byte) }

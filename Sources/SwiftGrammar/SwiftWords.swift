@@ -1,11 +1,11 @@
 /// What a word is in Swift source: the one definition of a whole word, for every step that reads
-/// bytes (the rules' matching, the rotating-text facts, the prefilter's lexer); its name bytes are
+/// bytes (the rules' matching, the rotating-text facts, the select step's closer reading); its name bytes are
 /// `ByteClass.name`.
 public enum SwiftWords {
     /// Whether `range` of `bytes` is a whole word: no name byte just before or just after it. The
     /// grammar's error recovery can take a name out of a longer word (after a modifier it reads
     /// `final classThemedSpinner` as `class ThemedSpinner`, `casecase` as two `case`s): no compiler
-    /// sees a name there, and such a name is no use of anything. (The prefilter's tokenizer starts no
+    /// sees a name there, and such a name is no use of anything. (The select step's `CodeScanner` starts no
     /// word at a digit, so it may take more for whole words than this does: it never takes fewer.)
     public static func isWholeWord(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
         !(range.lowerBound > 0 && ByteClass.of(bytes[range.lowerBound - 1]).contains(.name))

@@ -19,8 +19,8 @@ final class ByteClassTests: XCTestCase {
     /// The word starts the C loop finds, every window a candidate (all start bits set, windows of one
     /// byte), looked for again from the byte after each one (so each look starts mid-text too).
     private func cStarts(_ bytes: [UInt8], _ classes: [ByteClass], _ wordClass: ByteClass, fingerprinted: Bool) -> [Int] {
-        let nibbles = WordSieve.wordNibbles(of: classes, wordClass: wordClass)
-        let startBits = [UInt64](repeating: .max, count: (1 << WordSieve.hashBits) / 64)
+        let nibbles = WordScreen.wordNibbles(of: classes, wordClass: wordClass)
+        let startBits = [UInt64](repeating: .max, count: (1 << WordScreen.hashBits) / 64)
         // Fingerprints that let every position through: the blocks' word starts are all worked out.
         let passAll = [UInt8](repeating: 0xFF, count: Int(LOADAUDIT_FINGERPRINT_BYTES))
         var starts: [Int] = []
@@ -29,7 +29,7 @@ final class ByteClassTests: XCTestCase {
                 startBits.withUnsafeBufferPointer { startBits in
                     passAll.withUnsafeBufferPointer { passAll in
                         var look = loadaudit_look(classes: classes.baseAddress!, word_class: wordClass.rawValue, word_nibbles: nibbles.baseAddress!,
-                                                  start_bits: startBits.baseAddress!, window_mask: 0xFF, hash_bits: Int32(WordSieve.hashBits),
+                                                  start_bits: startBits.baseAddress!, window_mask: 0xFF, hash_bits: Int32(WordScreen.hashBits),
                                                   window_length: 1, fingerprints: fingerprinted ? passAll.baseAddress! : nil)
                         var from = 0, slot = 0
                         while true {

@@ -3,7 +3,7 @@
 import LoadAuditTestSupport
 import XCTest
 
-/// The word screen (`WordSieve`) and the decision it feeds (`FileSelector.decide`): a file is parsed
+/// The word screen (`WordScreen`) and the decision it feeds (`FileSelector.decide`): a file is parsed
 /// when it uses a rule's word in code, or may anchor rotating text on its own (a clock with a display
 /// or observable state, a display with a random pick); with rotating-text rules every other file is
 /// left for later, without them it is skipped.
@@ -23,8 +23,8 @@ final class WordScreenTests: XCTestCase {
     /// Whether the screen of `engine`'s words sees any of them (comments and strings count).
     private func wordScreen(_ text: String, _ engine: RuleEngine? = nil) -> Bool {
         let selector = FileSelector((engine ?? componentsOnly).selectionNeeds)
-        guard let sieve = WordSieve(groups: selector.triggerWords.map { [$0] } + [["Text"], ["Label"], ["asyncAfter"], ["sleep"], ["scheduledTimer"]]) else { return true }
-        return Array(text.utf8).withUnsafeBufferPointer { !sieve.groupsAppearing(in: $0).isEmpty }
+        guard let screen = WordScreen(groups: selector.triggerWords.map { [$0] } + [["Text"], ["Label"], ["asyncAfter"], ["sleep"], ["scheduledTimer"]]) else { return true }
+        return Array(text.utf8).withUnsafeBufferPointer { !screen.groupsAppearing(in: $0).isEmpty }
     }
 
     func testFilesWithoutAnyAskedWordAreSkippedOrLeftForLater() {
@@ -203,7 +203,7 @@ final class WordScreenTests: XCTestCase {
         XCTAssertEqual(decision("struct User {}\n", RuleEngine(ruleSet: single)), .skip)
     }
 
-    /// The nibble tables (`WordSieve.fingerprints`) only pass over word starts that cannot begin a
+    /// The nibble tables (`WordScreen.fingerprints`) only pass over word starts that cannot begin a
     /// literal: the look with them finds what the look at every word start finds, on texts made of the
     /// words, their look-alikes (`TextField`, `asleep`, `public`), separators, digits, multi-byte
     /// characters and noise, at every alignment to the 16-byte blocks and their ends. With the built-in
@@ -228,8 +228,8 @@ final class WordScreenTests: XCTestCase {
     }
 
     private func checkFingerprints(groups: [[String]], lookAlikes: [String], seed: UInt64) throws {
-        let fingerprinted = try XCTUnwrap(WordSieve(groups: groups))
-        let plain = try XCTUnwrap(WordSieve(groups: groups, fingerprinted: false))
+        let fingerprinted = try XCTUnwrap(WordScreen(groups: groups))
+        let plain = try XCTUnwrap(WordScreen(groups: groups, fingerprinted: false))
         XCTAssertTrue(fingerprinted.usesFingerprints)
         XCTAssertFalse(plain.usesFingerprints)
         let words = groups.joined().flatMap { $0.split(separator: ".").map(String.init) }

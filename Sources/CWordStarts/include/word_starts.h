@@ -36,7 +36,7 @@ typedef struct {
 void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint8_t word_class);
 
 /// The first offset at or after `from` where a word starts (a word byte after a byte that is none,
-/// or at offset 0) and the hash of the window there has its bit set in `start_bits`: the word sieve's
+/// or at offset 0) and the hash of the window there has its bit set in `start_bits`: the word screen's
 /// candidates, found sixteen bytes at a time where the machine allows. With fingerprints, only the
 /// word starts whose first three bytes may begin one of their literals are hashed (nibble tables,
 /// compared sixteen starts at a time). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
@@ -44,7 +44,7 @@ void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint
 long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot);
 
 /// The hash of the window at `start` (the one `loadaudit_next_word_start` gives), for the literals
-/// the sieve looks for: one formula in one place.
+/// the screen looks for: one formula in one place.
 uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uint32_t window_mask, int hash_bits);
 
 /// Fills `masks` (LOADAUDIT_FINGERPRINT_BYTES) for a look's `fingerprints` from `count` literals,

@@ -4,22 +4,22 @@ import Foundation
 
 /// The cheapest look at a file: which groups of words all appear in it as whole words. Most files of
 /// an app mention none of the words any rule asks about (no component, no clock with a display), and
-/// the sieve says so faster than any reading of the code (see `FileSelector.decide`). Any number of
+/// the screen says so faster than any reading of the code (see `FileSelector.decide`). Any number of
 /// words; a name of one byte, or one that does not start with a letter, `_` or a multi-byte
 /// character (it looks only where a word starts), turns it off: every file then gets the closer reading.
 ///
 /// "Whole word" is taken wide: no letter, `_` or byte of a multi-byte character right before the word,
 /// no name byte right after it. A digit before it counts as a boundary, as `CodeScanner` takes the
-/// name after a word's leading digits (`0Text` names `Text`). Comments and strings count: the sieve
+/// name after a word's leading digits (`0Text` names `Text`). Comments and strings count: the screen
 /// is a superset of the names in code, never a subset.
-struct WordSieve: Sendable {
+struct WordScreen: Sendable {
     /// Each group's words split into identifiers (`Timer.publish`: `Timer`, `publish`), all distinct.
     private let literals: [[UInt8]]
     /// The groups, as indices into `literals`: a group appears when all of its literals do.
     private let groups: [[Int]]
     /// For each literal, the groups it belongs to.
     private let groupsOfLiteral: [[Int]]
-    /// How many bytes of a literal's start the sieve hashes: four, or the shortest literal's length.
+    /// How many bytes of a literal's start the screen hashes: four, or the shortest literal's length.
     private let windowLength: Int
     /// The bits of those bytes in a four-byte load.
     private let windowMask: UInt32
@@ -36,11 +36,11 @@ struct WordSieve: Sendable {
     /// The byte classes (`ByteClass.table`, shared, not copied) and the C loop's nibble tables of its
     /// word bytes (`ByteClass.nameStart`), built from them.
     private let classes = ByteClass.table
-    private let wordNibbles = WordSieve.wordNibbles(of: ByteClass.table, wordClass: .nameStart)
+    private let wordNibbles = WordScreen.wordNibbles(of: ByteClass.table, wordClass: .nameStart)
 
     static let hashBits = 16
 
-    /// Nil when the words do not suit the sieve: an identifier of one byte.
+    /// Nil when the words do not suit the screen: an identifier of one byte.
     init?(groups wordGroups: [[String]], fingerprinted: Bool = true) {
         var literals: [[UInt8]] = []
         var groups: [[Int]] = []
@@ -50,7 +50,7 @@ struct WordSieve: Sendable {
             guard !parts.contains(where: \.isEmpty) else { continue }
             var group: [Int] = []
             for part in parts.joined() {
-                // The sieve looks only where a word starts (`loadaudit_next_word_start`).
+                // The screen looks only where a word starts (`loadaudit_next_word_start`).
                 guard part.count >= 2, Self.startsAWord(part[0]) else { return nil }
                 let index = literals.firstIndex(of: part) ?? literals.endIndex
                 if index == literals.endIndex { literals.append(part) }
