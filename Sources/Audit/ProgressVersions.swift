@@ -29,7 +29,7 @@ extension Audit {
         }
         let scanner = self.scanner
         let newComponents = ruleSet.newComponents
-        let namesNew = NameSearch(newComponents)
+        let namesNew = NameSearch(newComponents, hashedAs: WordHash.ofName)
         let workers = Array(repeating: (), count: max(1, min(setup.jobs, list.count)))
         // As a scan does: the versions the select step chooses, then those left for later that mention
         // what a chosen version's clocks link by (any sample's: a version another sample does not need

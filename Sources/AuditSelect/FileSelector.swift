@@ -174,32 +174,16 @@ public struct FileSelector: Sendable {
     /// to be parsed: those the parsed files' clocks in its workspace link by (`RotationLinks`). Built
     /// once per workspace, asked of each file left there.
     public struct FollowUp: Sendable {
-        let names: Set<UInt64>
-        /// The names as a word screen, asked first: most files left for later mention none of them,
-        /// and the screen says so at the speed of the first reading's screen instead of hashing every
-        /// name of the file. It takes a digit right before a name as a boundary (`a9Name`), so it may
-        /// pass a file that `mentionsAny` then turns down; it never turns down one that `mentionsAny`
-        /// would pass. Nil when a name does not suit it (one byte long, or not an identifier).
-        let screen: WordScreen?
+        /// The names' word screen first, then their hashes (`NameSearch`).
+        let search: NameSearch
 
-        public init(_ names: Set<String>) {
-            self.names = Set(names.compactMap(WordHash.ofWord))
-            let identifiers = names.sorted()
-            let suitable = identifiers.allSatisfy { name in WordSet.identifiers(of: name) == [Array(name.utf8)] }
-            screen = suitable && !identifiers.isEmpty ? WordScreen(groups: identifiers.map { [$0] }) : nil
-        }
+        public init(_ names: Set<String>) { search = NameSearch(names, hashedAs: WordHash.ofWord) }
 
-        public var isEmpty: Bool { names.isEmpty }
+        public var isEmpty: Bool { search.isEmpty }
     }
 
     /// Whether a file left for later must be parsed: it mentions a name of `followUp`.
-    public func wants(_ bytes: [UInt8], _ followUp: FollowUp) -> Bool {
-        if let screen = followUp.screen {
-            let appears = bytes.withUnsafeBufferPointer { buffer in !screen.groupsAppearing(in: buffer, enough: { !$0.isEmpty }).isEmpty }
-            guard appears else { return false }
-        }
-        return Self.mentionsAny(of: followUp.names, in: bytes)
-    }
+    public func wants(_ bytes: [UInt8], _ followUp: FollowUp) -> Bool { followUp.search.isMentioned(in: bytes) }
 
     /// Whether the bytes mention one of the names (`WordHash.ofName` hashes) as a whole word.
     public static func mentionsAny(of names: Set<UInt64>, in bytes: [UInt8]) -> Bool {

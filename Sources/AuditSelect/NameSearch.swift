@@ -1,16 +1,25 @@
+import SwiftGrammar
+
 /// A whole-word search for a few names in many files' bytes (`progress`: the new components, in
-/// every file version): the word screen's byte loop first (`WordScreen`, which may say yes wrongly but
-/// never no), then, only where it says yes, the name-by-name reading that settles it
-/// (`FileSelector.mentionsAny`). The answer is the reading's alone.
+/// every file version; the follow-up: the names the clocks link by, in the files left for later): the
+/// word screen's byte loop first (`WordScreen`, which may say yes wrongly but never no), then, only
+/// where it says yes, the name-by-name reading that settles it (`FileSelector.mentionsAny`). The answer
+/// is the reading's alone.
 public struct NameSearch: Sendable {
     private let names: Set<UInt64>
-    /// Nil when the names do not suit the screen (a name of one byte): every file is read.
-    private let screen: WordScreen?
+    /// Nil when a name does not suit the screen (one byte long, or not one identifier: the screen
+    /// would ask for each of its parts): every file is read.
+    let screen: WordScreen?
 
-    public init(_ names: some Collection<String>) {
-        self.names = Set(names.map(WordHash.ofName))
-        screen = names.isEmpty ? nil : WordScreen(groups: names.sorted().map { [$0] })
+    /// `hash` is how the reading hashes a name where it stands (`WordHash.ofName`, or `ofWord` for
+    /// the name after leading digits); nil leaves the name out.
+    public init(_ names: some Collection<String>, hashedAs hash: (String) -> UInt64?) {
+        self.names = Set(names.compactMap(hash))
+        let suitable = !names.isEmpty && names.allSatisfy { SwiftWords.isAllNameBytes($0.utf8) }
+        screen = suitable ? WordScreen(groups: names.sorted().map { [$0] }) : nil
     }
+
+    public var isEmpty: Bool { names.isEmpty }
 
     /// Whether the bytes mention one of the names as a whole word.
     public func isMentioned(in bytes: [UInt8]) -> Bool {

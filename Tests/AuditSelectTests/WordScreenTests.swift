@@ -129,8 +129,8 @@ final class WordScreenTests: XCTestCase {
             }
             XCTAssertFalse(selector.wants(Array("let other = Thing()\n".utf8), followUp), "\(names.sorted())")
         }
-        XCTAssertNotNil(FileSelector.FollowUp(["StreamWatcher", "Model"]).screen)
-        XCTAssertNil(FileSelector.FollowUp(["ab", "x"]).screen, "a name of one byte: hashing only")
+        XCTAssertNotNil(FileSelector.FollowUp(["StreamWatcher", "Model"]).search.screen)
+        XCTAssertNil(FileSelector.FollowUp(["ab", "x"]).search.screen, "a name of one byte: hashing only")
     }
 
     /// The look hashes four bytes where a word starts: a word must be seen wherever it starts and ends.
