@@ -11,7 +11,7 @@ extension RotationReader {
         if value.hasError { return .other }
         switch value.type {
         case SwiftNodeType.tupleExpression:
-            let parts = value.namedChildren.filter { !Self.isComment($0) }
+            let parts = value.namedChildren.filter { !SwiftExpressions.isComment($0) }
             return parts.count == 1 ? shape(of: parts[0]) : .other
         case SwiftNodeType.integerLiteral:
             return .step
@@ -115,7 +115,7 @@ extension RotationReader {
         var found: [RotationFacts.ValuePath] = []
         node.walk { inner in
             // An implicit member (`.loading`) names no value of its own.
-            if inner.type == SwiftNodeType.prefixExpression, inner.child(byField: SwiftField.operation)?.text == "." { return false }
+            if SwiftExpressions.isImplicitMember(inner) { return false }
             if inner.type == SwiftNodeType.navigationExpression || inner.type == SwiftNodeType.simpleIdentifier || inner.type == SwiftNodeType.selfExpression,
                let path = path(of: inner) {
                 found.append(path)
@@ -270,8 +270,6 @@ extension RotationReader {
 
     // MARK: - Small readings
 
-    static func isComment(_ node: Node) -> Bool { node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment }
-
     /// A name node's text when it is a plain name standing as a word of its own: the grammar's error
     /// recovery can cut a name out of a longer word (`structatPill` read as `struct atPill`), and such
     /// a name is no evidence, nor can the select step's whole-word search see it.
@@ -295,7 +293,7 @@ extension RotationReader {
 
     /// An array literal of two or more elements, all string literals.
     static func isStringArray(_ array: Node) -> Bool {
-        let elements = array.namedChildren.filter { !isComment($0) }
+        let elements = array.namedChildren.filter { !SwiftExpressions.isComment($0) }
         return elements.count >= 2 && elements.allSatisfy { SwiftExpressions.isStringLiteral($0) }
     }
 

@@ -74,30 +74,23 @@ struct RotationReader {
 
     /// Each node kind's part in the walk, by the grammar's number for it (`Node.symbol`): asked at
     /// every node, where comparing names would cost a string each time.
-    private static func kinds(_ tree: Tree) -> [Kind] {
-        // The Swift grammar's table, made once (naming the symbols takes a string comparison each);
-        // a tree of another grammar gets its own.
-        tree.symbolCount == swiftKinds.count ? swiftKinds : kinds(symbolCount: tree.symbolCount, symbols: tree.symbols(named:))
-    }
-
-    private static let swiftKinds = kinds(symbolCount: Language.swift.symbolCount, symbols: Language.swift.symbols(named:))
-
-    private static func kinds(symbolCount: Int, symbols: (String) -> Set<Int>) -> [Kind] {
-        var kinds = [Kind](repeating: .other, count: symbolCount)
+    /// Made once for the Swift grammar, the only one (naming the symbols takes a string comparison each).
+    private static let kinds: [Kind] = {
+        var kinds = [Kind](repeating: .other, count: Language.swift.symbolCount)
         let named: [(String, Kind)] = [
             (SwiftNodeType.classDeclaration, .type), (SwiftNodeType.protocolDeclaration, .type), (SwiftNodeType.propertyDeclaration, .property),
-            (SwiftNodeType.functionDeclaration, .function), (SwiftNodeType.callExpression, .call), ("assignment", .assignment),
+            (SwiftNodeType.functionDeclaration, .function), (SwiftNodeType.callExpression, .call), (SwiftNodeType.assignment, .assignment),
             (SwiftNodeType.sourceFile, .container), (SwiftNodeType.classBody, .container), (SwiftNodeType.enumClassBody, .container),
         ]
-        for (name, kind) in named { for symbol in symbols(name) { kinds[symbol] = kind } }
+        for (name, kind) in named { for symbol in Language.swift.symbols(named: name) { kinds[symbol] = kind } }
         return kinds
-    }
+    }()
 
     private mutating func walk(_ tree: Tree, walkWords: [[UInt8]]?) {
         let offsets = walkWords.map { WordOffsets(tree.source, words: $0) } ?? .everywhere
         let publisherWords = vocabulary.publishers.keys.flatMap { $0.split(separator: ".").last.map { [Array($0.utf8)] } ?? [] }
         publisherOffsets = publisherWords.isEmpty ? nil : WordOffsets(tree.source, words: publisherWords)
-        let kinds = Self.kinds(tree)
+        let kinds = Self.kinds
         tree.rootNode.walk(withAncestors: { node, path in
             let symbol = node.symbol
             // Broken code is no evidence (an ERROR node's number is above the grammar's).
@@ -179,7 +172,7 @@ struct RotationReader {
         guard isGlobal || typeBody else { return }
         var member = RotationFacts.Member(place: place(name, node))
         member.type = Self.statedType(of: node)
-        if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !Self.isComment($0) }.count }
+        if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !SwiftExpressions.isComment($0) }.count }
         // Computed text: a value of a text type (`var body: some View` is none).
         if let computed = node.namedChildren.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
             let (shape, onSelf) = computedShape(computed)
@@ -203,7 +196,7 @@ struct RotationReader {
         var switchesOnSelf = false
         var single: Node?
         if let statements = computed.namedChildren.first(where: { $0.type == SwiftNodeType.statements }) {
-            let parts = statements.namedChildren.filter { !Self.isComment($0) }
+            let parts = statements.namedChildren.filter { !SwiftExpressions.isComment($0) }
             if parts.count == 1 { single = parts[0].type == SwiftNodeType.controlTransferStatement ? parts[0].namedChildren.last : parts[0] }
         }
         if let single, single.type != SwiftNodeType.switchStatement, single.type != SwiftNodeType.ifStatement {

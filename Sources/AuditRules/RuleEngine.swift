@@ -21,16 +21,14 @@ public struct RuleEngine: Sendable {
         self.ruleSet = ruleSet
         self.skipsUnmarkedSubtrees = skipsUnmarkedSubtrees
         var rulesByComponent: [String: [(rule: Rule, component: ComponentRule)]] = [:]
-        var rotatingRules: [Rule] = [], vocabularies: [RotationVocabulary] = []
+        var rotatingRules: [Rule] = []
         var labelRules: [(rule: Rule, style: LabelStyle)] = []
         var patternRules: [(rule: Rule, pattern: PatternRule)] = []
         var precedence: [String: Precedence] = [:]
         for (order, rule) in ruleSet.rules.enumerated() {
             switch rule.matcher {
             case .component(let component): rulesByComponent[component.name, default: []].append((rule, component))
-            case .rotatingText(let vocabulary):
-                rotatingRules.append(rule)
-                vocabularies.append(vocabulary)
+            case .rotatingText: rotatingRules.append(rule)
             case .labelStyle(let style): labelRules.append((rule, style))
             case .pattern(let pattern): patternRules.append((rule, pattern))
             }
@@ -42,15 +40,16 @@ public struct RuleEngine: Sendable {
         self.rotatingRules = rotatingRules
         self.labelRules = labelRules
         self.precedence = precedence
-        rotation = vocabularies.reduce(RotationVocabulary()) { $0.merged(with: $1) }
+        selectionNeeds = ruleSet.selectionNeeds
+        // The rotating-text rules' vocabularies, merged once (for the select step too).
+        rotation = selectionNeeds.rotation ?? RotationVocabulary()
         rotationWalkWords = RotationReader.walkWords(rotation)
-        let labelComponents = labelRules.flatMap { $0.style.components }
+        labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.style.components) }
         patternRulesByRootType = patternRules.reduce(into: [:]) { byType, entry in
             for type in entry.pattern.pattern.rootTypes { byType[type, default: []].append(entry) }
         }
         let patternNames = patternRules.flatMap { $0.pattern.pattern.names }
         walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternNames).map { Array($0.utf8) }
-        selectionNeeds = ruleSet.selectionNeeds
     }
 
     /// Which of two rules reports code both find: more conditions on the context, then more code
@@ -123,6 +122,8 @@ public struct RuleEngine: Sendable {
 
     private let rotatingRules: [Rule]
     private let labelRules: [(rule: Rule, style: LabelStyle)]
+    /// The components the label-style rules look at.
+    private let labelComponents: Set<String>
     /// The `pattern` rules, by the node kinds their matches start at.
     private let patternRulesByRootType: [String: [(rule: Rule, pattern: PatternRule)]]
 
@@ -141,7 +142,6 @@ public struct RuleEngine: Sendable {
         let facts = SwiftFileFacts(tree: tree)
         var candidates: [Candidate] = []
         let protected = ruleSet.protectedNames
-        let labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.style.components) }
         let wordOffsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: walkWords) : .everywhere
         tree.rootNode.walk(withAncestors: { node, path in
             // Everything this walk reports holds one of the names it matches.
@@ -215,7 +215,7 @@ public struct RuleEngine: Sendable {
         var qualified = match.isQualified
         if node.childCount == 0 {
             guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
-            if let parent = node.parent, SwiftScopes.isDeclaration(parent), parent.child(byField: SwiftField.name) == node { return nil }
+            if SwiftScopes.isDeclaredName(node, parent: path.last) { return nil }
             // A lone name written after a qualifier: the module's (`LegacyDesignSystem.HUD`), or another
             // module's or type's, which is not this rule's.
             if let module = rule.module, let qualifier = SwiftExpressions.qualifier(of: node, ancestors: path) {

@@ -71,7 +71,7 @@ public struct Suppression: Hashable, Sendable, Codable {
         let lastLine = source.lineStarts.count
         tree.rootNode.walk { node in
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
-            guard node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment else { return true }
+            guard SwiftExpressions.isComment(node) else { return true }
             let text = body(of: node.text)
             guard text.hasPrefix("loadaudit:"),
                   let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),

@@ -9,7 +9,7 @@ extension SwiftWords {
         tree.rootNode.walk { node in
             guard node.type == SwiftNodeType.simpleIdentifier || node.type == SwiftNodeType.typeIdentifier else { return true }
             if names.contains(node.text), isWholeWord(node.byteRange, in: tree.source.bytes) {
-                if let parent = node.parent, SwiftScopes.isDeclaration(parent), parent.child(byField: SwiftField.name) == node { return false }
+                if SwiftScopes.isDeclaredName(node, parent: node.parent) { return false }
                 uses[node.text, default: 0] += 1
             }
             return false

@@ -138,6 +138,11 @@ public enum SwiftExpressions {
     }
 
     /// `.small`: a member written without its type.
+    /// A comment, `//` or `/* */`: code for no one.
+    public static func isComment(_ node: Node) -> Bool {
+        node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment
+    }
+
     public static func isImplicitMember(_ node: Node) -> Bool {
         node.type == SwiftNodeType.prefixExpression && node.child(byField: SwiftField.operation)?.text == "."
     }
@@ -171,7 +176,7 @@ public enum SwiftExpressions {
     /// The single expression a closure body consists of, if it has exactly one statement.
     public static func singleExpression(of lambda: Node) -> Node? {
         guard let statements = lambda.namedChildren.first(where: { $0.type == SwiftNodeType.statements }) else { return nil }
-        let parts = statements.namedChildren.filter { $0.type != SwiftNodeType.comment && $0.type != SwiftNodeType.multilineComment }
+        let parts = statements.namedChildren.filter { !isComment($0) }
         return parts.count == 1 ? parts[0] : nil
     }
 }

@@ -46,7 +46,7 @@ public struct SwiftFileFacts {
         var lastImportEnd: Int?
         var firstDeclarationStart: Int?
         for child in topLevel {
-            if firstDeclarationStart == nil, child.type != SwiftNodeType.comment, child.type != SwiftNodeType.multilineComment, child.type != SwiftNodeType.importDeclaration {
+            if firstDeclarationStart == nil, !SwiftExpressions.isComment(child), child.type != SwiftNodeType.importDeclaration {
                 firstDeclarationStart = child.startByte
             }
             switch child.type {

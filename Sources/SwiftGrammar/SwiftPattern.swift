@@ -81,7 +81,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         self.text = trimmed
         parsed = Array(trimmed.replacingOccurrences(of: "$$$", with: "$" + Self.manyPrefix).utf8)
         let tree = try Parser().parse(SourceText(bytes: parsed))
-        let statements = tree.rootNode.namedChildren.filter { !Self.isComment($0) }
+        let statements = tree.rootNode.namedChildren.filter { !SwiftExpressions.isComment($0) }
         if tree.rootNode.hasError {
             var broken: Node?
             tree.rootNode.walk { node in
@@ -147,8 +147,6 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
     /// How many of the pattern's tokens are code rather than metavariables: how much a match names.
     public var concreteTokenCount: Int { tokens.filter { !$0.key.hasPrefix("$") }.count }
 
-    static func isComment(_ node: Node) -> Bool { node.type == SwiftNodeType.comment || node.type == SwiftNodeType.multilineComment }
-
     /// How `$$$` is written for the grammar.
     static let manyPrefix = "__MANY_"
 
@@ -171,7 +169,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         if let name = variadicName(node.text) {
             return Shape(type: node.type, isNamed: node.isNamed, text: nil, metavariable: nil, variadic: name, children: [])
         }
-        let children = node.children.filter { !isComment($0) }
+        let children = node.children.filter { !SwiftExpressions.isComment($0) }
         if children.isEmpty {
             return Shape(type: node.type, isNamed: node.isNamed, text: node.text,
                          metavariable: identifierTypes.contains(node.type) ? metavariableName(node.text) : nil, children: [])
@@ -186,7 +184,7 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
             tokens.append(Token(key: "$$$" + name, range: node.byteRange))
             return
         }
-        let children = node.children.filter { !isComment($0) }
+        let children = node.children.filter { !SwiftExpressions.isComment($0) }
         if children.isEmpty {
             let key = identifierTypes.contains(node.type) ? metavariableName(node.text).map { "$" + $0 } ?? node.text : node.text
             tokens.append(Token(key: key, range: node.byteRange))
@@ -257,12 +255,12 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         mutating func matches(_ shape: Shape, _ node: Node) -> Bool {
             if let name = shape.metavariable {
                 // A metavariable is one expression: never a comment, never a bare token.
-                guard node.isNamed, !isComment(node), !node.isError, !node.isMissing else { return false }
+                guard node.isNamed, !SwiftExpressions.isComment(node), !node.isError, !node.isMissing else { return false }
                 return bind(name, node.byteRange)
             }
             let sameType = shape.type == node.type || (identifierTypes.contains(shape.type) && identifierTypes.contains(node.type))
             guard sameType, shape.isNamed == node.isNamed, !node.isMissing else { return matchesSpelledOut(shape, node) }
-            let children = node.children.filter { !isComment($0) }
+            let children = node.children.filter { !SwiftExpressions.isComment($0) }
             if shape.children.isEmpty {
                 guard children.isEmpty, shape.text == node.text else { return false }
                 ranges.append(node.byteRange)

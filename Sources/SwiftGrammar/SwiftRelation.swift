@@ -135,9 +135,12 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
 }
 
 extension SwiftRelation.Branch {
-    private func related(_ candidate: Node, ancestors: [Node], cameFrom child: Node?) -> Bool {
+    /// `ancestors` (the candidate's, innermost first) is made only when a nested relation asks.
+    private func related(_ candidate: Node, ancestors: @autoclosure () -> [Node], cameFrom child: Node?) -> Bool {
         guard targets.contains(where: { $0.matches(candidate, cameFrom: child) }) else { return false }
-        return nested.allSatisfy { $0.holds(at: candidate, ancestors: ancestors) }
+        guard !nested.isEmpty else { return true }
+        let above = ancestors()
+        return nested.allSatisfy { $0.holds(at: candidate, ancestors: above) }
     }
 
     func findAncestor(of node: Node, ancestors: [Node]) -> Bool {
@@ -169,12 +172,9 @@ extension SwiftRelation.Branch {
                 // Only the node's own closures: `path` runs from `node` to the closure's parent.
                 if SwiftScopes.isClosure(descendant), !SwiftScopes.isOwnClosure(path: path) { return false }
             }
-            if targets.contains(where: { $0.matches(descendant, cameFrom: nil) }) {
-                let chain = Array(path.reversed()) + ancestors
-                if nested.allSatisfy({ $0.holds(at: descendant, ancestors: chain) }) {
-                    found = true
-                    return false
-                }
+            if related(descendant, ancestors: Array(path.reversed()) + ancestors, cameFrom: nil) {
+                found = true
+                return false
             }
             return true
         })
@@ -210,6 +210,13 @@ public enum SwiftScopes {
 
     /// A declaration (a function, a property, a type, an initializer): where a closure search stops.
     public static func isDeclaration(_ node: Node) -> Bool { SwiftNodeType.declarations.contains(node.type) }
+
+    /// Whether `node` is the name its `parent` declares (`ThemedSpinner` of `struct ThemedSpinner`):
+    /// no use of the name.
+    public static func isDeclaredName(_ node: Node, parent: Node?) -> Bool {
+        guard let parent, isDeclaration(parent) else { return false }
+        return parent.child(byField: SwiftField.name) == node
+    }
 
     /// The nodes between a closure and the call it is given to: `call_suffix` for a trailing closure;
     /// `value_argument`, `value_arguments`, `call_suffix` for an argument.

@@ -27,7 +27,7 @@ public struct Node {
         return symbol < tree.symbolNames.count ? tree.symbolNames[symbol] : String(cString: ts_node_type(raw))
     }
     /// The node's kind as the grammar numbers it: for walks that ask of every node (compare with
-    /// `Tree.symbols(named:)`); names say the same in `type`.
+    /// `Language.symbols(named:)`); names say the same in `type`.
     public var symbol: Int { Int(ts_node_symbol(raw)) }
     public var isNamed: Bool { ts_node_is_named(raw) }
     public var isMissing: Bool { ts_node_is_missing(raw) }

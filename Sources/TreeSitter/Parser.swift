@@ -45,13 +45,12 @@ public struct Language: @unchecked Sendable {
 
     /// The numbers (`Node.symbol`) of the node kinds named `name` (a grammar may give one name
     /// several numbers).
-    public func symbols(named name: String) -> Set<Int> { Self.symbols(named: name, in: symbolNames) }
-
-    static func symbols(named name: String, in symbolNames: [String]) -> Set<Int> {
+    public func symbols(named name: String) -> Set<Int> {
         Set(symbolNames.indices.filter { symbolNames[$0] == name })
     }
 
-    /// How many node kinds the grammar has (see `Tree.symbolCount`).
+    /// How many node kinds the grammar has: every `Node.symbol` of a named or anonymous node is below it
+    /// (an ERROR node's is not).
     public var symbolCount: Int { symbolNames.count }
 
     /// Whether the grammar has a node type of this name, named (`call_expression`) or anonymous (`"("`):
@@ -118,14 +117,6 @@ public final class Tree {
     let symbolNames: [String]
     /// Made in a parse arena, which takes its memory back (see `ArenaParse`).
     fileprivate var abandoned = false
-
-    /// The numbers (`Node.symbol`) of the node kinds named `name` (a grammar may give one name
-    /// several numbers).
-    public func symbols(named name: String) -> Set<Int> { Language.symbols(named: name, in: symbolNames) }
-
-    /// How many node kinds the grammar has: every `Node.symbol` of a named or anonymous node is below it
-    /// (an ERROR node's is not).
-    public var symbolCount: Int { symbolNames.count }
 
     init(pointer: OpaquePointer, source: SourceText, symbolNames: [String]) {
         self.pointer = pointer
