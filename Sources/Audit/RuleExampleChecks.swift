@@ -64,13 +64,12 @@ public enum RuleExampleChecks {
             // the fix then writes.
             for (place, context) in contexts.enumerated() where !context.examples.isEmpty {
                 let name = "size context \(place + 1) (\(context.size)\(context.why.isEmpty ? "" : ", \(context.why)"))"
-                for (index, example) in context.examples.matching.enumerated() {
-                    outcome.checks += 1
-                    outcome.failures += check.decidedBy(place, example, name: "\(name): match \(index + 1)", origin: context.origin)
-                }
-                for (index, example) in context.examples.notMatching.enumerated() {
-                    outcome.checks += 1
-                    outcome.failures += check.decidedBy(place, example, name: "\(name): no-match \(index + 1)", origin: context.origin)
+                // The markers say where it decides: none in a `no-match` example.
+                for (kind, examples) in [("match", context.examples.matching), ("no-match", context.examples.notMatching)] {
+                    for (index, example) in examples.enumerated() {
+                        outcome.checks += 1
+                        outcome.failures += check.decidedBy(place, example, name: "\(name): \(kind) \(index + 1)", origin: context.origin)
+                    }
                 }
                 for (index, pair) in context.examples.fixes.enumerated() {
                     outcome.checks += 2

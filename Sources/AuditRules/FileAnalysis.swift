@@ -53,7 +53,7 @@ public struct Candidate: Sendable, Codable {
     public let moduleCheck: ModuleCheck?
     /// The rule's message and the reasons that lowered the fix class, kept apart to add more later.
     let ruleMessage: String
-    let reasons: [String]
+    private(set) var reasons: [String]
 
     init(finding: Finding, moduleCheck: ModuleCheck?, ruleMessage: String, reasons: [String]) {
         self.finding = finding
@@ -67,10 +67,9 @@ public struct Candidate: Sendable, Codable {
     }
 
     func lowered(to fix: FixClass, because reason: String) -> Candidate {
-        var lowered = Candidate(finding: downgraded(to: fix, because: reason), moduleCheck: moduleCheck, ruleMessage: ruleMessage, reasons: reasons + [reason])
-        lowered.ruleModule = ruleModule
-        lowered.replacementModules = replacementModules
-        lowered.sizeContext = sizeContext
+        var lowered = self
+        lowered.finding = downgraded(to: fix, because: reason)
+        lowered.reasons.append(reason)
         return lowered
     }
 

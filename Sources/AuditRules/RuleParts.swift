@@ -60,11 +60,6 @@ public struct SizeByContext: Sendable {
         self.size = size
         self.why = why
     }
-
-    /// The context in words: `small (in a button's label): inside Button (any ancestor)`.
-    public var description: String {
-        "\(size)\(why.isEmpty ? "" : " (\(why))"): " + relations.map(\.description).joined(separator: "; ")
-    }
 }
 
 /// Where a rule's `{label}` comes from: labelled arguments (`_` is the first unlabelled one), a label
@@ -205,9 +200,6 @@ public struct ValueTable: Equatable, Sendable {
         if let entry = ranges.first(where: { $0.range.contains(number) }) { return entry.code }
         return nearest.min { abs($0.number - number) < abs($1.number - number) }?.code
     }
-
-    /// Every code of the table, for checking the metavariables they use.
-    var codes: [String] { Array(exact.values) + numbers.map(\.code) + ranges.map(\.code) + nearest.map(\.code) }
 
     /// A Swift integer or floating-point literal, with `_` separators and a leading minus.
     static func number(_ code: String) -> Double? {

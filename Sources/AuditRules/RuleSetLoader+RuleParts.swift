@@ -263,10 +263,10 @@ extension RuleSetLoader {
         throw reader.error(fields[extra], "'\(extra)' does not apply to a \(kind.rawValue) rule\(hint) (keys: \(allowed.sorted().joined(separator: ", ")))")
     }
 
-    /// `pattern`, `rotating-text` and `label-style` rules, each compiled into its case of `RuleMatcher`:
-    /// only the keys of its kind; a rotating-text or label-style rule has no rewrite (fix is always manual).
+    /// `pattern`, `rotating-text` and `label-style` rules, each compiled into its case of `RuleMatcher`
+    /// (`readRule` has refused other kinds' keys); a rotating-text or label-style rule has no rewrite
+    /// (fix is always manual).
     static func readSemanticRule(_ kind: RuleKind, id: String, fields: [String: Node], node: Node, _ reader: YAMLReader) throws -> Rule {
-        try refuseOtherKindsKeys(kind, fields: fields, reader)
         guard let messageNode = fields["message"] else { throw reader.error(node, "a rule needs 'message'") }
         let fix = try fields["fix"].map { try reader.enumValue($0, "fix", as: FixClass.self) } ?? .manual
         if kind != .pattern, fix != .manual, let fixNode = fields["fix"] {
@@ -384,7 +384,7 @@ extension RuleSetLoader {
     /// `label: {arguments: [_, label], closures: [Text], default: '"Loading"', text-calls: [...], text-prefixes: [...]}`.
     static func readLabel(_ node: Node, _ reader: YAMLReader) throws -> LabelSource {
         let parts = try reader.mapping(node, "label", allowed: ["arguments", "closures", "default", "text-calls", "text-prefixes"])
-        if let closures = parts["closures"], closures.scalar != nil, ["true", "yes", "on"].contains(closures.scalar?.string ?? "") {
+        if let closures = parts["closures"], closures.scalar != nil, (try? reader.bool(closures, "label closures")) == true {
             throw reader.error(closures, "label closures: true is no longer read: name the views whose string is the label, e.g. closures: [Text]")
         }
         var textCalls: [TextCall] = []

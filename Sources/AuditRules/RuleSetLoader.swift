@@ -168,10 +168,10 @@ enum RuleSetLoader {
         }
         if let enabledNode = fields["enabled"], try !reader.bool(enabledNode, "enabled") { return nil }
         let kind = try fields["kind"].map { try reader.enumValue($0, "kind", as: RuleKind.self) } ?? .component
+        try refuseOtherKindsKeys(kind, fields: fields, reader)
         if kind != .component {
             return try readSemanticRule(kind, id: id, fields: fields, node: node, reader)
         }
-        try refuseOtherKindsKeys(.component, fields: fields, reader)
         let componentNode = try required("component")
         let component = try reader.nonEmptyString(componentNode, "component")
         guard isTypeName(component) else {

@@ -156,10 +156,11 @@ struct UsageMatcher {
 
     // MARK: - Calls
 
-    /// Whether `call` stands in `place`: where all its relations hold.
-    private func isIn(_ place: SizeByContext, _ call: SwiftCall) -> Bool {
+    /// The first of `places` where `call` stands (all its relations hold), by index.
+    private func firstPlace(of call: SwiftCall, among places: [SizeByContext]) -> Int? {
+        guard !places.isEmpty else { return nil }
         let ancestors = lineage?.ancestors(of: call.node) ?? call.node.ancestors
-        return place.relations.allSatisfy { $0.holds(at: call.node, ancestors: ancestors) }
+        return places.firstIndex { place in place.relations.allSatisfy { $0.holds(at: call.node, ancestors: ancestors) } }
     }
 
     private func matchCall(_ call: SwiftCall, start: Node) -> Candidate? {
@@ -212,7 +213,7 @@ struct UsageMatcher {
                 decided = true
             }
             // Nothing in the call says: the place may (a spinner in a button's label is small).
-            if !decided, let index = sizeSource.context.firstIndex(where: { isIn($0, call) }) {
+            if !decided, let index = firstPlace(of: call, among: sizeSource.context) {
                 let place = sizeSource.context[index]
                 size = place.size
                 sizeContext = index

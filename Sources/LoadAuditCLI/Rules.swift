@@ -109,20 +109,16 @@ struct RulesTest: ParsableCommand {
                 throw CommandFailure(message: error.shown(from: terminal.currentDirectory))
             }
             let outcome = try RuleExampleChecks.run(ruleSet)
+            // Rules files are named as given: relative to the current folder.
+            let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
+            let shown = { (line: String) in line.hasPrefix(cwd) ? String(line.dropFirst(cwd.count)) : line }
             for failure in outcome.failures {
                 failed = true
-                // Rules files are named as given: relative to the current folder.
-                let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
-                let shown = failure.description.hasPrefix(cwd) ? String(failure.description.dropFirst(cwd.count)) : failure.description
-                terminal.write("FAIL \(shown)\n")
+                terminal.write("FAIL \(shown(failure.description))\n")
                 if let expected = failure.expected { terminal.write(Self.indented("expected", expected)) }
                 if let actual = failure.actual { terminal.write(Self.indented("actual", actual)) }
             }
-            for overlap in outcome.overlaps {
-                let cwd = terminal.currentDirectory.hasSuffix("/") ? terminal.currentDirectory : terminal.currentDirectory + "/"
-                let shown = overlap.description.hasPrefix(cwd) ? String(overlap.description.dropFirst(cwd.count)) : overlap.description
-                terminal.write("OVERLAP \(shown)\n")
-            }
+            for overlap in outcome.overlaps { terminal.write("OVERLAP \(shown(overlap.description))\n") }
             let rules = ruleSet.rules.count
             let without = rules - outcome.rulesWithExamples
             let verdict = outcome.failures.isEmpty ? "all pass" : "\(outcome.failures.count) failed"
