@@ -1,4 +1,5 @@
-// AuditGit: everything loadaudit asks git, and the only module that starts it (through ChildProcess):
+// AuditGit: everything loadaudit asks git, and the only module that starts it (through ChildProcess;
+// the blob reader, which writes its requests to git's standard input, through Foundation's Process):
 // what git ignores below a folder (GitIgnored, for the walk), the lines changed since a merge base and
 // the files at it (GitChanges, for --diff-base and the gate), and a repository's history read without
 // a checkout (GitHistory: first-parent commits, a commit's files, blobs' bytes, for progress).
@@ -20,9 +21,12 @@ public struct GitError: Error, Equatable, CustomStringConvertible {
 public enum Git {
     public static var executable: String? { ChildProcess.executable(named: "git") }
 
+    /// What every git call says when there is no git to start.
+    static let notInstalled = GitError(problem: "git is not installed (not on PATH)")
+
     @discardableResult
     public static func run(_ arguments: [String], in folder: String) throws -> String {
-        guard let git = executable else { throw GitError(problem: "git is not installed (not on PATH)") }
+        guard let git = executable else { throw notInstalled }
         let outcome = try ChildProcess.run(git, ["-C", folder] + arguments)
         guard outcome.status == 0 else {
             throw GitError(problem: String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

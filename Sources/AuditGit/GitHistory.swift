@@ -117,7 +117,7 @@ public struct GitHistory {
     /// The bytes of each blob, read with one `git cat-file --batch`.
     public func contents(of blobs: Set<String>) throws -> [String: [UInt8]] {
         guard !blobs.isEmpty else { return [:] }
-        guard let gitPath = Git.executable else { throw GitError(problem: "git: not found on PATH") }
+        guard let gitPath = Git.executable else { throw Git.notInstalled }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gitPath)
         process.arguments = ["-C", top, "cat-file", "--batch"]
