@@ -30,7 +30,7 @@ extension Audit {
         let scanner = self.scanner
         let newComponents = ruleSet.newComponents
         let namesNew = NameSearch(newComponents, hashedAs: WordHash.ofName)
-        let workers = Array(repeating: (), count: max(1, min(setup.jobs, list.count)))
+        let workers: [Void] = Array(repeating: (), count: max(1, min(setup.jobs, list.count)))
         // As a scan does: the versions the select step chooses, then those left for later that mention
         // what a chosen version's clocks link by (any sample's: a version another sample does not need
         // is parsed for nothing, never missed), and every version that names a new component.
@@ -68,7 +68,7 @@ extension Audit {
         for (index, file) in list.enumerated() { map[file] = results[index]?.0 ?? .skipped }
         if let cache = scanner.cache, !list.isEmpty {
             // An unreadable blob may read next time: not kept.
-            for (index, file) in list.enumerated() {
+            for file in list {
                 if case .skipped? = map[file], blobs[file.blob] == nil { continue }
                 cached[key(file)] = map[file]
             }

@@ -21,6 +21,7 @@ final class ProgressPageTests: XCTestCase {
         try runProgram(program, arguments)
     }
 
+    @discardableResult
     private func chromium(_ arguments: [String], page: URL) throws -> String {
         guard let browser = Self.browser else {
             // CI sets LOADAUDIT_REQUIRE_CHROMIUM: there, a missing browser is a failure, not a skip.
