@@ -152,9 +152,16 @@ public struct ModuleFileFacts: Sendable {
     public var extendedTypes: Set<String>
     /// Top-level functions and variables, and the members of top-level extensions.
     public var declaredMembers: Set<String>
+    /// The declared types that are SwiftUI views (`struct X: View`).
+    public var viewTypes: Set<String>
+    /// The declared types whose declaration did not parse whole: of no known kind.
+    public var unsureTypes: Set<String>
 
     public init(imports: Set<String> = [], exportedImports: Set<String> = [], declaredTypes: Set<String> = [],
-                extendedTypes: Set<String> = [], declaredMembers: Set<String> = []) {
+                extendedTypes: Set<String> = [], declaredMembers: Set<String> = [], viewTypes: Set<String> = [],
+                unsureTypes: Set<String> = []) {
+        self.viewTypes = viewTypes
+        self.unsureTypes = unsureTypes
         self.imports = imports
         self.exportedImports = exportedImports
         self.declaredTypes = declaredTypes
@@ -186,6 +193,10 @@ public struct ProjectModel: Sendable {
         public let imports: Set<String>
         /// A type (else a function, a variable or an extension's member).
         public let isType: Bool
+        /// A SwiftUI view (`struct X: View`): the kind a component rule means.
+        public var isView: Bool = false
+        /// Its declaration did not parse whole: its kind is unknown.
+        public var isUnsure: Bool = false
     }
 
     /// A file of the tree: its path as reports show it, and where it is.
@@ -271,7 +282,8 @@ public struct ProjectModel: Sendable {
             exports[module].formUnion(fileFacts.exportedImports)
             extended[module].formUnion(fileFacts.extendedTypes)
             for name in fileFacts.declaredTypes {
-                declarations[name, default: []].append(Declaration(module: module, file: file, imports: fileFacts.imports, isType: true))
+                declarations[name, default: []].append(Declaration(module: module, file: file, imports: fileFacts.imports, isType: true,
+                                                                   isView: fileFacts.viewTypes.contains(name), isUnsure: fileFacts.unsureTypes.contains(name)))
             }
             for name in fileFacts.declaredMembers {
                 declarations[name, default: []].append(Declaration(module: module, file: file, imports: fileFacts.imports, isType: false))
@@ -303,7 +315,10 @@ public struct ProjectModel: Sendable {
         for (file, facts) in files.sorted(by: { $0.file < $1.file }) {
             exports.formUnion(facts.exportedImports)
             extended.formUnion(facts.extendedTypes)
-            for name in facts.declaredTypes { declarations[name, default: []].append(Declaration(module: 0, file: file, imports: facts.imports, isType: true)) }
+            for name in facts.declaredTypes {
+                declarations[name, default: []].append(Declaration(module: 0, file: file, imports: facts.imports, isType: true, isView: facts.viewTypes.contains(name),
+                                                                   isUnsure: facts.unsureTypes.contains(name)))
+            }
             for name in facts.declaredMembers { declarations[name, default: []].append(Declaration(module: 0, file: file, imports: facts.imports, isType: false)) }
         }
         self.exports = [exports]

@@ -15,6 +15,11 @@ public struct FileAnalysis: Sendable, Codable {
     /// members declared (for the project model: whose name a rule sees).
     public var extendedTypes: Set<String> = []
     public var declaredMembers: Set<String> = []
+    /// The top-level types that are SwiftUI views (`struct X: View`): where a component rule without
+    /// `module:` finds its component's home.
+    public var viewTypes: Set<String> = []
+    /// The top-level types declared in code the parser could not read whole: of no known kind.
+    public var unsureTypes: Set<String> = []
     /// For a `Package.swift`: the targets it declares.
     public var manifest: PackageManifest? = nil
     /// Where an `import` a fix needs goes.
@@ -42,7 +47,7 @@ public struct FileAnalysis: Sendable, Codable {
     /// What the project model needs of this file.
     public var moduleFacts: ModuleFileFacts {
         ModuleFileFacts(imports: imports, exportedImports: exportedImports, declaredTypes: topLevelTypes,
-                        extendedTypes: extendedTypes, declaredMembers: declaredMembers)
+                        extendedTypes: extendedTypes, declaredMembers: declaredMembers, viewTypes: viewTypes, unsureTypes: unsureTypes)
     }
 }
 
@@ -104,6 +109,11 @@ public struct Candidate: Sendable, Codable {
     /// The module that declares the rule's deprecated API (`module:`), and the modules its replacement
     /// needs imported (`replacement-module:`).
     var ruleModule: String? = nil
+    /// For a component rule without `module:`: its use is judged by Swift's lookup against the modules
+    /// that declare the component as a view (`ProjectModel.Declaration.isView`), and `qualifier` is the
+    /// module-like name written before it (`MapTiles` of `MapTiles.LoadingOverlay`), nil when unqualified.
+    var looksUpHome = false
+    var qualifier: String? = nil
     var replacementModules: [String] = []
     /// Which of the rule's size contexts decided the size (an index into `size.context`), for the
     /// contexts' examples.

@@ -196,6 +196,8 @@ public struct RuleEngine: Sendable {
         )
         analysis.extendedTypes = facts.extendedTypes
         analysis.declaredMembers = facts.declaredMembers
+        analysis.viewTypes = facts.viewTypes
+        analysis.unsureTypes = facts.unsureTypes
         analysis.importInsertion = facts.importInsertion
         if SwiftPackageManifest.isManifest(path: file) { analysis.manifest = SwiftPackageManifest.read(tree) }
         return analysis
@@ -416,7 +418,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// What a candidate is, once the file's place in the project is known.
-    private enum Verdict {
+    enum Verdict {
         /// Someone else's name (another module's, the file's own), or the rule's module's own code.
         case notAUse
         case use
@@ -425,7 +427,9 @@ public struct RuleEngine: Sendable {
     }
 
     private static func judge(_ candidate: Candidate, fileModule: Int?, visibility: ProjectModel.Visibility?, model: ProjectModel) -> Verdict {
-        guard let ruleModule = candidate.ruleModule ?? candidate.moduleCheck?.module else { return .use }
+        guard let ruleModule = candidate.ruleModule ?? candidate.moduleCheck?.module else {
+            return candidate.looksUpHome ? judgeByHome(candidate, fileModule: fileModule, visibility: visibility, model: model) : .use
+        }
         // The deprecated module's own code: its declarations, extensions and previews go with it.
         if let fileModule, model.modules[fileModule].name == ruleModule { return .notAUse }
         guard let check = candidate.moduleCheck, let visibility, let fileModule else { return .use }

@@ -199,7 +199,8 @@ struct UsageMatcher {
         }
         if let sizeSource = component.size, let sizes {
             var size = sizeSource.defaultSize
-            if let name = sizeSource.argument, let index = call.arguments.firstIndex(where: { $0.label == name }) {
+            let sizeArgument = call.arguments.firstIndex { argument in argument.label.map(sizeSource.arguments.contains) ?? false }
+            if let index = sizeArgument {
                 consumed.insert(index)
                 if let points = SwiftExpressions.numericValue(of: call.arguments[index].value), let nearest = sizes.nearest(to: points) {
                     size = nearest
@@ -207,7 +208,7 @@ struct UsageMatcher {
                     lower(to: .unsafe, "the size \(call.arguments[index].value.text) is not a number: .\(size) assumed")
                 }
             }
-            var decided = call.arguments.contains { $0.label != nil && $0.label == sizeSource.argument }
+            var decided = sizeArgument != nil
             if let fromModifiers = chain.size {
                 size = fromModifiers
                 decided = true
@@ -423,6 +424,14 @@ struct UsageMatcher {
         }
         var candidate = Candidate(finding: finding, moduleCheck: check, ruleMessage: rule.message, reasons: reasons)
         candidate.ruleModule = rule.module
+        if rule.module == nil {
+            // Whose the name is, by Swift's lookup (RuleEngine+Lookup): `MapTiles.LoadingOverlay` is MapTiles'.
+            candidate.looksUpHome = true
+            if qualified, let dot = source.bytes[span].firstIndex(of: UInt8(ascii: ".")) {
+                let written = String(decoding: source.bytes[span.lowerBound..<dot], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !written.isEmpty, written.unicodeScalars.allSatisfy({ $0 == "_" || CharacterSet.alphanumerics.contains($0) }) { candidate.qualifier = written }
+            }
+        }
         candidate.replacementModules = component.replacementModules
         return candidate
     }

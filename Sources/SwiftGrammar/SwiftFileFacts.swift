@@ -19,6 +19,12 @@ public struct SwiftFileFacts {
     public private(set) var exportedImports: Set<String> = []
     /// Type names declared at the top level of the file.
     public private(set) var topLevelTypes: Set<String> = []
+    /// The top-level types that are SwiftUI views: a `struct` whose inheritance list names `View`
+    /// (or `SwiftUI.View`). What a component rule without `module:` means by its name.
+    public private(set) var viewTypes: Set<String> = []
+    /// The top-level types whose declaration the parser could not read whole (an ERROR around or
+    /// inside it): their kind is a guess, so they neither make a name a view nor another module's type.
+    public private(set) var unsureTypes: Set<String> = []
     /// Types the file extends at the top level (`extension Color`).
     public private(set) var extendedTypes: Set<String> = []
     /// Top-level functions and variables, and the members of top-level extensions (`cardStyle` of
@@ -65,6 +71,11 @@ public struct SwiftFileFacts {
                     }
                 } else {
                     topLevelTypes.insert(name.text)
+                    if child.hasError || child.parent?.isError == true {
+                        unsureTypes.insert(name.text)
+                    } else if Self.isViewStruct(child) {
+                        viewTypes.insert(name.text)
+                    }
                 }
             case SwiftNodeType.functionDeclaration, SwiftNodeType.propertyDeclaration:
                 if let name = SwiftDeclarations.memberName(of: child) { declaredMembers.insert(name) }
@@ -93,6 +104,14 @@ public struct SwiftFileFacts {
                 }
                 return node.hasError
             }
+        }
+    }
+
+    /// `struct Name: View` (also `SwiftUI.View`, among other conformances).
+    static func isViewStruct(_ declaration: Node) -> Bool {
+        guard declaration.children.contains(where: { !$0.isNamed && $0.type == "struct" }) else { return false }
+        return declaration.namedChildren.contains { specifier in
+            specifier.type == SwiftNodeType.inheritanceSpecifier && SwiftExpressions.lastName(of: specifier.namedChildren.first ?? specifier) == "View"
         }
     }
 

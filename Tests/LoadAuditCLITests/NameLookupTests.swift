@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+
+/// Swift's name lookup for the rules without `module:` (the app's own deprecated components): the
+/// component's home is where the tree declares it as a View; a module's own type of that name shadows
+/// what it imports, and `M.Name` is M's (docs/project-model.md, rules/README.md "Whose name it is").
+final class NameLookupTests: XCTestCase {
+    static let trailMaps = Repository.root.appendingPathComponent("fixtures/TrailMaps")
+
+    private func rows(_ run: CLIRun) throws -> [String] {
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        return (report["findings"] as! [[String: Any]]).map { finding in
+            ["\(finding["file"]!)", "\(finding["line"]!)", "\(finding["column"]!)", "\(finding["ruleId"]!)", "\(finding["fix"]!)", (finding["replacement"] as? String) ?? ""]
+                .joined(separator: "\t")
+        }
+    }
+
+    /// fixtures/TrailMaps: the package's own `LoadingOverlay` (its declaration, its two files' uses) and
+    /// the app's `MapTiles.LoadingOverlay` (a declaration's type, an `as?` cast) are not reported; the
+    /// app's deprecated view and its use beside them are.
+    func testAPackagesOwnTypeOfTheSameNameIsNotTheAppsComponent() throws {
+        let run = CLIRun(["scan", "--no-config", "--format", "json", "."], in: Self.trailMaps.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertEqual(try rows(run), try expectedRows("expected-name-lookup.tsv"))
+    }
+
+    /// The fix follows it: only the app's view is rewritten.
+    func testTheFixLeavesThePackagesTypeAlone() {
+        let run = CLIRun(["fix", "--dry-run", "--no-config", "--rule", "loading-overlay", "."], in: Self.trailMaps.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertTrue(run.output.contains("+                    LoadingSheet(label: \"Loading trail\")"), run.output)
+        XCTAssertFalse(run.output.contains("MapTiles/"), run.output)
+        XCTAssertEqual(run.output.components(separatedBy: "\n+ ").count, 2, run.output)  // one line added
+    }
+
+    /// Three package targets: DesignKit declares the deprecated view, MapKitExtras a class of the same
+    /// name; the app's files import one, the other, both, or qualify the name.
+    func testEachFileGetsTheModuleItSees() throws {
+        let tree = try TemporaryTree([
+            "Package.swift": """
+            // swift-tools-version:5.9
+            import PackageDescription
+
+            let package = Package(
+                name: "Harbor",
+                targets: [
+                    .target(name: "DesignKit"),
+                    .target(name: "MapKitExtras"),
+                    .executableTarget(name: "Harbor", dependencies: ["DesignKit", "MapKitExtras"]),
+                ]
+            )
+
+            """,
+            "Sources/DesignKit/LoadingOverlay.swift": """
+            import SwiftUI
+
+            public struct LoadingOverlay: View {
+                public let message: String
+                public init(message: String) { self.message = message }
+                public var body: some View { Text(message) }
+            }
+
+            """,
+            "Sources/MapKitExtras/LoadingOverlay.swift": """
+            import MapKit
+
+            public final class LoadingOverlay: MKTileOverlay {}
+
+            """,
+            "Sources/Harbor/DocksView.swift": """
+            import DesignKit
+            import SwiftUI
+
+            struct DocksView: View {
+                var body: some View { LoadingOverlay(message: "Loading docks") }
+            }
+
+            """,
+            "Sources/Harbor/ChartView.swift": """
+            import MapKitExtras
+            import MapKit
+
+            func chartOverlay() -> MKTileOverlay { LoadingOverlay(urlTemplate: nil) }
+
+            """,
+            "Sources/Harbor/BerthsView.swift": """
+            import DesignKit
+            import MapKitExtras
+            import SwiftUI
+
+            struct BerthsView: View {
+                let tiles: MapKitExtras.LoadingOverlay?
+                var body: some View {
+                    VStack {
+                        LoadingOverlay(message: "Loading berths")
+                        DesignKit.LoadingOverlay(message: "Loading moorings")
+                    }
+                }
+            }
+
+            """,
+        ])
+        let run = CLIRun(["scan", "--no-config", "--rule", "loading-overlay", "--format", "json", "."], in: tree.path)
+        XCTAssertEqual(run.status, 1, run.errors)
+        XCTAssertEqual(try rows(run).map { $0.split(separator: "\t").prefix(5).joined(separator: " ") }, [
+            "Sources/DesignKit/LoadingOverlay.swift 3 15 loading-overlay manual",
+            "Sources/Harbor/BerthsView.swift 9 13 loading-overlay unsafe",
+            "Sources/Harbor/BerthsView.swift 10 13 loading-overlay safe",
+            "Sources/Harbor/DocksView.swift 5 27 loading-overlay safe",
+        ])
+        let text = CLIRun(["scan", "--no-config", "--rule", "loading-overlay", "."], in: tree.path).output
+        XCTAssertTrue(text.contains("LoadingOverlay is declared by DesignKit (a View) and by MapKitExtras, both imported here: check which this is"), text)
+    }
+}
