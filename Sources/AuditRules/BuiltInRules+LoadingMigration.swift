@@ -39,7 +39,33 @@ rules:
     replacement: "LoadingSpinner(size: .{size})"
     fix: safe
     size:
-      argument: size
+      argument: [size, diameter]          # ThemedSpinner(diameter: 12): points either way
+      # Without a size argument, where it is: the spec's small is "inline with text, buttons".
+      context:
+        - size: small
+          why: in a button's or a menu's label, inline
+          inside: {pattern: [Button, Menu], stop-by: end}
+          examples:
+            match:
+              - 'Button(action: refresh) { ↓ThemedSpinner() }'
+            no-match:
+              - 'Button(action: refresh) { ThemedSpinner(size: 40) }'
+        - size: small
+          why: drawn over a button, inline
+          inside:                                 # the overlay's closure of a Button, however the Button is written
+            pattern:
+              - 'Button($$$A).overlay { $$$B }'
+              - 'Button($$$A).overlay($$$D) { $$$B }'
+              - 'Button($$$A) { $$$C }.overlay { $$$B }'
+              - 'Button($$$A) { $$$C }.overlay($$$D) { $$$B }'
+              - 'Button { $$$C } label: { $$$L }.overlay { $$$B }'
+              - 'Button { $$$C } label: { $$$L }.overlay($$$D) { $$$B }'
+            stop-by: end
+          examples:
+            match:
+              - 'Button(action: save) { Text("Save") }.overlay { if isSaving { ↓ThemedSpinner() } }'
+            no-match:
+              - 'VStack { Text("Saved") }.overlay { ThemedSpinner() }'
       default: medium
     droppable-arguments: [lineWidth]
     examples:
@@ -55,6 +81,8 @@ rules:
         - '↓ThemedSpinner()'
         - '↓ThemedSpinner(size: spinnerSize)'
         - '↓ThemedSpinner(size: 24, color: .white)'
+        - '↓ThemedSpinner(diameter: 12)'
+        - 'Menu { Button("Retry", action: retry) } label: { ↓ThemedSpinner() }'
         - 'let spinner: ↓ThemedSpinner? = nil'
         - 'final class ↓ThemedSpinner {}'
         - 'public extension ↓ThemedSpinner {}'
@@ -83,6 +111,10 @@ rules:
         - {before: 'ThemedSpinner(size: spinnerSize)', after: 'LoadingSpinner(size: .medium)', class: unsafe}
         - {before: 'ThemedSpinner(size: 24, color: .white)', after: 'LoadingSpinner(size: .medium)', class: unsafe}
         - {before: 'let spinner: ThemedSpinner? = nil', class: manual}
+        - {before: 'ThemedSpinner(diameter: 12)', after: 'LoadingSpinner(size: .small)', class: safe}
+        - {before: 'ThemedSpinner(diameter: 30, lineWidth: 3)', after: 'LoadingSpinner(size: .medium)', class: safe}
+        - {before: 'Menu { Button("Retry", action: retry) } label: { ThemedSpinner() }', after: 'Menu { Button("Retry", action: retry) } label: { LoadingSpinner(size: .small) }', class: safe}
+        - {before: 'Button(action: save) { Text("Save") }.overlay { ThemedSpinner() }', after: 'Button(action: save) { Text("Save") }.overlay { LoadingSpinner(size: .small) }', class: safe}
 
   - id: themed-spinner-compact
     component: ThemedSpinnerCompact
@@ -223,16 +255,39 @@ rules:
       context:
         - size: small
           why: in a button's label, inline
-          inside: {pattern: Button, stop-by: end}
+          inside: {pattern: [Button, Menu], stop-by: end}
           examples:
             match:
               - 'Button { signIn() } label: { HStack { ↓ProgressView(); Text("Sign in") } }'
               - 'Button(action: save) { if isSaving { ↓ProgressView() } else { Text("Save") } }'
+              - 'Menu { Button("Rename", action: rename) } label: { ↓ProgressView() }'
             no-match:
               - 'Button("Export") { export() }.sheet(isPresented: $exporting) { ProgressView() }'
             fix:
               - before: 'Button(action: retry) { ProgressView() }'
                 after: 'Button(action: retry) { LoadingSpinner(size: .small) }'
+              - before: 'Menu { Button("Rename", action: rename) } label: { ProgressView() }'
+                after: 'Menu { Button("Rename", action: rename) } label: { LoadingSpinner(size: .small) }'
+        - size: small
+          why: drawn over a button, inline
+          inside:                                 # the overlay's closure of a Button, however the Button is written
+            pattern:
+              - 'Button($$$A).overlay { $$$B }'
+              - 'Button($$$A).overlay($$$D) { $$$B }'
+              - 'Button($$$A) { $$$C }.overlay { $$$B }'
+              - 'Button($$$A) { $$$C }.overlay($$$D) { $$$B }'
+              - 'Button { $$$C } label: { $$$L }.overlay { $$$B }'
+              - 'Button { $$$C } label: { $$$L }.overlay($$$D) { $$$B }'
+            stop-by: end
+          examples:
+            match:
+              - 'Button(action: save) { Text("Save") }.overlay { if isSaving { ↓ProgressView() } }'
+              - 'Button("Upload", action: upload).overlay(alignment: .trailing) { ↓ProgressView() }'
+            no-match:
+              - 'List { Text("Row") }.overlay { ProgressView() }'
+            fix:
+              - before: 'Button(action: save) { Text("Save") }.overlay { ProgressView() }'
+                after: 'Button(action: save) { Text("Save") }.overlay { LoadingSpinner(size: .small) }'
         - size: small
           why: in a toolbar, inline
           inside: {pattern: [ToolbarItem, ToolbarItemGroup, toolbar], stop-by: end}

@@ -8,7 +8,8 @@ import SwiftGrammar
 /// Where a rule's `{size}` comes from: a numeric argument mapped to the nearest point size, the size
 /// modifiers chained on the call, the place of the call, or a default.
 public struct SizeSource: Sendable {
-    public var argument: String?
+    /// The labels of the numeric size argument, in points (`size:`, `diameter:`): the first one the call has.
+    public var arguments: [String]
     /// The modifier whose one argument names a control size (`controlSize`): `sizes.control-size` maps it.
     public var controlSizeModifier: String?
     /// The modifier that scales the view by one factor (`scaleEffect`): the size nearest to
@@ -21,9 +22,9 @@ public struct SizeSource: Sendable {
     /// text, buttons"), first match wins.
     public var context: [SizeByContext] = []
 
-    public init(argument: String? = nil, controlSizeModifier: String? = nil, scaleModifier: String? = nil, scalePoints: Double? = nil,
+    public init(arguments: [String] = [], controlSizeModifier: String? = nil, scaleModifier: String? = nil, scalePoints: Double? = nil,
                 defaultSize: String, context: [SizeByContext] = []) {
-        self.argument = argument
+        self.arguments = arguments
         self.controlSizeModifier = controlSizeModifier
         self.scaleModifier = scaleModifier
         self.scalePoints = scalePoints

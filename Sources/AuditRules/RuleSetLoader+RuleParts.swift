@@ -331,7 +331,12 @@ extension RuleSetLoader {
             }
         }
         var source = SizeSource(
-            argument: try parts["argument"].map { try reader.nonEmptyString($0, "size argument") },
+            arguments: try parts["argument"].map { node in
+                try reader.stringList(node, "size argument").map { name in
+                    guard !name.isEmpty else { throw reader.error(node, "size argument: a label may not be empty") }
+                    return name
+                }
+            } ?? [],
             controlSizeModifier: try parts["control-size-modifier"].map { try reader.nonEmptyString($0, "control-size-modifier") },
             scaleModifier: try parts["scale-modifier"].map { try reader.nonEmptyString($0, "scale-modifier") },
             scalePoints: try parts["scale-points"].map { try reader.number($0, "scale-points") },

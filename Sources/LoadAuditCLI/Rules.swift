@@ -205,7 +205,7 @@ struct RulesExplain: ParsableCommand {
     /// Where a component rule's `{size}` comes from, in order, with each size context's examples.
     static func sizes(_ size: SizeSource) -> String {
         var lines: [String] = []
-        if let argument = size.argument { lines.append("the argument \(argument): (points), the nearest size") }
+        if !size.arguments.isEmpty { lines.append("the argument " + size.arguments.map { "\($0):" }.joined(separator: " or ") + " (points), the nearest size") }
         if let modifier = size.controlSizeModifier { lines.append(".\(modifier)(...) on the call: the size its control size maps to") }
         if let modifier = size.scaleModifier, let points = size.scalePoints {
             lines.append(".\(modifier)(k) on the call: the size nearest to \(points.formatted()) pt × k")

@@ -43,7 +43,10 @@ final class SpinnerContextTests: XCTestCase {
         XCTAssertTrue(run.output.contains("""
             size:     .controlSize(...) on the call: the size its control size maps to
                       .scaleEffect(k) on the call: the size nearest to 20 pt × k
-                      small (in a button's label, inline) where inside Button (any ancestor)
+                      small (in a button's label, inline) where inside Button or Menu (any ancestor)
+                      small (drawn over a button, inline) where inside Button($$$A).overlay { $$$B }, Button($$$A).overlay($$$D) { $$$B }, \
+            Button($$$A) { $$$C }.overlay { $$$B }, Button($$$A) { $$$C }.overlay($$$D) { $$$B }, Button { $$$C } label: { $$$L }.overlay { $$$B } \
+            or Button { $$$C } label: { $$$L }.overlay($$$D) { $$$B } (any ancestor)
                       small (in a toolbar, inline) where inside ToolbarItem, ToolbarItemGroup or toolbar (any ancestor)
                       small (inline with text) where inside HStack or Label that has Text, TextField, SecureField or Label that is not inside value_arguments
                       else medium
