@@ -192,7 +192,12 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             }
         }
         for type in types {
-            for member in type.members.values { if let pick = member.initialPick { link(type.name); add(pick, Context(owner: type.name)) } }
+            for member in type.members.values {
+                if let pick = member.initialPick { link(type.name); add(pick, Context(owner: type.name)) }
+                // A computed value made by another type (`Stage(seconds: elapsed).message`): that type's
+                // file says how its initializer chooses and what it shows.
+                if case .made(let made, _, _)? = member.computed, made != "Self" { link(made) }
+            }
         }
         for change in changes {
             if let owner = change.context.owner { link(owner) }
@@ -209,6 +214,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         for display in displays where showsWhatTheseClocksChange(display) {
             if let owner = display.context.owner { link(owner) }
+            // A value a time-driven view makes from its time (`let stage = Stage(seconds: ...)`).
+            for value in display.context.timeDriven.values { if case .made(let made, _, _) = value.value, made != "Self" { link(made) } }
             add(display.shown, display.context)
             // What the file's computed values it shows read (`SyncCopy.lines[step]` of `message`).
             for shape in computedValues(reachedFrom: display) { add(shape, display.context) }
