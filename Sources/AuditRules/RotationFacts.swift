@@ -63,6 +63,10 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         case enumCase(String?)
         /// The time, or a time interval since a date (`context.date`, `Date().timeIntervalSince(start)`).
         case time
+        /// A value of a project type made from arguments, and the member of it shown, if any
+        /// (`Phase(elapsed: context.date.timeIntervalSince(start)).message`): the type's initializer
+        /// chooses among its states from what the arguments read.
+        case made(type: String, member: String?, reads: [ValuePath])
         /// Anything else (a literal, a call's result, a value that follows work).
         case other
     }
@@ -76,6 +80,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         public var isObservable = false
         /// The cases of an enum.
         public var cases: [String] = []
+        /// Whether an initializer chooses the value's state by a condition on what it is given
+        /// (`init(elapsed:)` setting `self = .slow` past a threshold, or a struct's stored stage).
+        public var initChooses = false
         /// Stored and computed properties, by name.
         public var members: [String: Member] = [:]
     }
@@ -91,6 +98,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         public var computed: ValueShape?
         /// For an enum's computed text: whether it switches over `self`.
         public var switchesOnSelf = false
+        /// A stored value that starts as a random pick (`var quip = Quips.all.randomElement() ?? ""`).
+        public var initialPick: ValueShape?
     }
 
     /// A change a clock makes: the value at `target` (in `context`) set to something of `shape`.
@@ -151,6 +160,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         func add(_ path: ValuePath, _ context: Context, collection: Bool) {
             guard let first = path.names.first, context.timeDriven[first] == nil else { return }
+            // `Self.lines`: a member of the type around, which that type's name links.
+            if first == "Self", !path.fromSelf { if let owner = context.owner { link(owner) }; return }
             if let type = context.localTypes[first] {
                 if path.names.count > 1 { link(type) }
             } else if path.names.count > 1, let type = statedTypes[first] {
@@ -172,8 +183,20 @@ public struct RotationFacts: Sendable, Codable, Equatable {
                 for path in index { add(path, context, collection: false) }
             case .random(let collection, _):
                 add(collection, context, collection: true)
+            case .made(let type, _, let reads):
+                // The made type's file says how it chooses and what it shows.
+                if type != "Self" { link(type) }
+                for path in reads { add(path, context, collection: false) }
             default:
                 for path in shape.paths { add(path, context, collection: false) }
+            }
+        }
+        for type in types {
+            for member in type.members.values {
+                if let pick = member.initialPick { link(type.name); add(pick, Context(owner: type.name)) }
+                // A computed value made by another type (`Stage(seconds: elapsed).message`): that type's
+                // file says how its initializer chooses and what it shows.
+                if case .made(let made, _, _)? = member.computed, made != "Self" { link(made) }
             }
         }
         for change in changes {
@@ -191,6 +214,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         }
         for display in displays where showsWhatTheseClocksChange(display) {
             if let owner = display.context.owner { link(owner) }
+            // A value a time-driven view makes from its time (`let stage = Stage(seconds: ...)`).
+            for value in display.context.timeDriven.values { if case .made(let made, _, _) = value.value, made != "Self" { link(made) } }
             add(display.shown, display.context)
             // What the file's computed values it shows read (`SyncCopy.lines[step]` of `message`).
             for shape in computedValues(reachedFrom: display) { add(shape, display.context) }
@@ -250,12 +275,15 @@ public struct RotationFacts: Sendable, Codable, Equatable {
 
     /// Whether the file can start a finding: a clock changes something here, or a display picks at random.
     public var isAnchor: Bool {
-        !changes.isEmpty || displays.contains { display in
+        !changes.isEmpty || hasInitialPicks || displays.contains { display in
             if display.setBy != nil { return true }
             if case .random = display.shown { return true }
             return !display.context.timeDriven.isEmpty
         }
     }
+
+    /// Whether a stored value of a type here starts as a random pick (a display of it shows one).
+    var hasInitialPicks: Bool { types.contains { $0.members.values.contains { $0.initialPick != nil } } }
 
     /// Every name the file's facts state: the types and globals it declares or extends, their
     /// members, and the names its displays and changes read. A file links to a clock's file when
@@ -289,6 +317,7 @@ extension RotationFacts.ValueShape {
         case .element(let collection, let index): return [collection] + index
         case .random(let collection, _): return [collection]
         case .choice(let reads, _): return reads
+        case .made(_, _, let reads): return reads
         default: return []
         }
     }

@@ -80,6 +80,8 @@ extension RotationReader {
             }
             // A value read by name changes nothing by itself, except an enum's case written with its
             // type (`phase = LoadPhase.slow`).
+            // (A value made in place by a clock is not followed: what it shows is the made type's business.)
+            if case .made = shape { shape = .other }
             if case .path(let value) = shape {
                 shape = value.names.count == 2 && value.names[0].first?.isUppercase == true ? .enumCase(value.names[1]) : .other
             }

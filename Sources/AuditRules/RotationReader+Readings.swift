@@ -48,8 +48,14 @@ extension RotationReader {
             }
             if name == "next" || name.hasPrefix("timeIntervalSince") { return name == "next" ? .enumCase(nil) : .time }
             if name == "Date" { return .time }
-            return .other
+            return made(call, member: nil)
         case SwiftNodeType.simpleIdentifier, SwiftNodeType.navigationExpression, SwiftNodeType.selfExpression:
+            // `Phase(elapsed: ...).message`: a member of a value made in place.
+            if value.type == SwiftNodeType.navigationExpression, let target = value.child(byField: SwiftField.target), target.type == SwiftNodeType.callExpression,
+               let suffix = value.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix), suffix.type == SwiftNodeType.simpleIdentifier,
+               let member = Self.word(suffix), let call = SwiftCall(target) {
+                return made(call, member: member)
+            }
             guard let path = Self.path(of: value) else {
                 return Self.contains(value, name: "timeIntervalSince1970") || Self.contains(value, name: "timeIntervalSinceNow") ? .time : .other
             }
@@ -59,6 +65,40 @@ extension RotationReader {
         default:
             return .other
         }
+    }
+
+    /// A value of a type made in place from arguments (`Phase(elapsed: e)`): the type is named by an
+    /// upper-case word (or `Self`) and given at least one argument; `.other` for any other call.
+    func made(_ call: SwiftCall, member: String?) -> RotationFacts.ValueShape {
+        guard call.callee.type == SwiftNodeType.simpleIdentifier, let type = Self.word(call.callee), type.first?.isUppercase == true,
+              !call.arguments.isEmpty, call.trailingClosures.isEmpty else { return .other }
+        return .made(type: type, member: member, reads: Self.unique(call.arguments.flatMap { Self.paths(in: $0.value) }))
+    }
+
+    /// Whether an initializer chooses the state it makes by a condition (an `if`, `guard`, `switch` or
+    /// ternary) and sets it (to `self` or a stored member) in two or more places, or once to a choice.
+    static func choosesState(_ initializer: Node) -> Bool {
+        guard let body = initializer.child(byField: SwiftField.body) ?? initializer.namedChildren.last(where: { $0.type == SwiftNodeType.functionBody }) else { return false }
+        var branches = false
+        var sets = 0
+        body.walk { node in
+            switch node.type {
+            case SwiftNodeType.ifStatement, SwiftNodeType.guardStatement, SwiftNodeType.switchStatement, SwiftNodeType.ternaryExpression:
+                branches = true
+            case SwiftNodeType.assignment:
+                if let result = node.child(byField: SwiftField.result), [SwiftNodeType.ternaryExpression, SwiftNodeType.switchStatement, SwiftNodeType.ifStatement].contains(result.type) {
+                    sets += 2
+                } else {
+                    sets += 1
+                }
+            case SwiftNodeType.lambdaLiteral:
+                return false
+            default:
+                break
+            }
+            return !node.isError
+        }
+        return branches && sets >= 2
     }
 
     /// Calls that show their first argument as text: localization wrappers.

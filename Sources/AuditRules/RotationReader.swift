@@ -145,7 +145,10 @@ struct RotationReader {
         type.isEnum = node.child(byField: SwiftField.declarationKind)?.text == "enum"
         let marks = Self.attributeNames(node).union(node.namedChildren.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
-        if type.isEnum, let body = node.child(byField: SwiftField.body) { type.cases = RotationReader.enumCases(in: body) }
+        if let body = node.child(byField: SwiftField.body) {
+            if type.isEnum { type.cases = RotationReader.enumCases(in: body) }
+            type.initChooses = body.namedChildren.contains { $0.type == SwiftNodeType.initDeclaration && Self.choosesState($0) }
+        }
         typeIndex[node.startByte] = facts.types.count
         facts.types.append(type)
     }
@@ -173,6 +176,11 @@ struct RotationReader {
         var member = RotationFacts.Member(place: place(name, node))
         member.type = Self.statedType(of: node)
         if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !SwiftExpressions.isComment($0) }.count }
+        // A stored value that starts as a random pick of a collection (`= Quips.all.randomElement() ?? "..."`).
+        if typeBody, let value, [SwiftNodeType.callExpression, SwiftNodeType.nilCoalescingExpression, SwiftNodeType.postfixExpression].contains(value.type),
+           case .random = shape(of: value) {
+            member.initialPick = shape(of: value)
+        }
         // Computed text: a value of a text type (`var body: some View` is none).
         if let computed = node.namedChildren.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
             let (shape, onSelf) = computedShape(computed)

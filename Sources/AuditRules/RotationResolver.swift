@@ -39,6 +39,8 @@ public struct RotationResolver: Sendable {
     /// Members of each type, from every linked file that declares or extends it.
     private let members: [TypeRef: [String: (member: RotationFacts.Member, file: String)]]
     private let enumCases: [TypeRef: Set<String>]
+    /// Types with an initializer that chooses their state by a condition on what it is given.
+    private let choosingTypes: Set<TypeRef>
     private let changes: [MemberKey: [(change: RotationFacts.TimedChange, guessed: Bool)]]
     /// Changes by member name per module, for the joins where a type is not stated.
     private let changesByName: [String: [(change: RotationFacts.TimedChange, key: MemberKey)]]
@@ -62,9 +64,11 @@ public struct RotationResolver: Sendable {
         filesByName = Dictionary(used.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         var members: [TypeRef: [String: (member: RotationFacts.Member, file: String)]] = [:]
         var cases: [TypeRef: Set<String>] = [:]
+        var choosing = Set<TypeRef>()
         for file in used {
             for type in file.facts.types {
                 let key = TypeRef(module: file.module, name: type.name)
+                if type.initChooses { choosing.insert(key) }
                 for (name, member) in type.members where members[key]?[name] == nil { members[key, default: [:]][name] = (member, file.file) }
                 if type.isEnum { cases[key, default: []].formUnion(type.cases) }
             }
@@ -75,10 +79,11 @@ public struct RotationResolver: Sendable {
         }
         self.members = members
         enumCases = cases
+        choosingTypes = choosing
         var changes: [MemberKey: [(change: RotationFacts.TimedChange, guessed: Bool)]] = [:]
         var byName: [String: [(change: RotationFacts.TimedChange, key: MemberKey)]] = [:]
         // (Resolving the changes' targets needs the members: a second pass, with a resolver of the types only.)
-        let partial = RotationResolver(model: model, filesByName: filesByName, members: members, enumCases: cases)
+        let partial = RotationResolver(model: model, filesByName: filesByName, members: members, enumCases: cases, choosingTypes: choosing)
         for file in used {
             for change in file.facts.changes {
                 switch partial.resolve(change.target, change.context, file: file.file) {
@@ -99,11 +104,12 @@ public struct RotationResolver: Sendable {
     }
 
     private init(model: ProjectModel, filesByName: [String: FileFacts], members: [TypeRef: [String: (member: RotationFacts.Member, file: String)]],
-                 enumCases: [TypeRef: Set<String>]) {
+                 enumCases: [TypeRef: Set<String>], choosingTypes: Set<TypeRef>) {
         self.model = model
         self.filesByName = filesByName
         self.members = members
         self.enumCases = enumCases
+        self.choosingTypes = choosingTypes
         changes = [:]
         changesByName = [:]
         linked = []
@@ -142,6 +148,10 @@ public struct RotationResolver: Sendable {
         guard let first = names.first else { return nil }
         // A time-driven local, or something read from it (`context.date.timeIntervalSince1970`).
         if !path.fromSelf, let value = context.timeDriven[first] {
+            // A member of a value made from the time (`phase.message` of `let phase = Phase(elapsed: ...)`).
+            if names.count == 2, case .made(let type, nil, let reads) = value.value {
+                return .timeDriven(RotationFacts.TimeDrivenValue(clock: value.clock, value: .made(type: type, member: names[1], reads: reads)))
+            }
             return .timeDriven(names.count == 1 ? value : RotationFacts.TimeDrivenValue(clock: value.clock, value: .time))
         }
         let own = module(of: file)
@@ -150,6 +160,10 @@ public struct RotationResolver: Sendable {
         let ownerType = context.owner.map { type($0, in: file) }
         if path.fromSelf {
             owner = ownerType
+        } else if first == "Self", names.count > 1, let ownerType {
+            // `Self.lines`: a static member of the type around.
+            owner = ownerType
+            index = 1
         } else if let local = context.localTypes[first] {
             owner = type(local, in: file)
             index = 1
@@ -253,6 +267,18 @@ public struct RotationResolver: Sendable {
             return nil
         case .path(let path):
             return explainPath(path, context, file: file, depth: depth)
+        case .made(let typeName, let memberName?, let reads):
+            // `Phase(elapsed: ...).message`: a type whose initializer chooses its state, and a member that
+            // shows that state as one of fixed messages, made from a value that changes with time.
+            let madeType = typeName == "Self" ? context.owner.map { type($0, in: file) } : type(typeName, in: file)
+            guard let madeType, choosingTypes.contains(madeType), let text = member(memberName, of: madeType),
+                  case .choice(_, let messages)? = text.computed else { return nil }
+            for path in reads {
+                guard let timed = timedValue(path, context, file: file) else { continue }
+                return Reason(what: "one of \(messages) messages of \(typeName).\(memberName), chosen by its initializer from \(path.description), which changes with \(timed.clockText)",
+                              sources: [(text.place, "the messages of each case")] + timed.sources(role: "what changes \(path.description)"), guessedBy: timed.guessedBy)
+            }
+            return nil
         default:
             return nil
         }
@@ -275,6 +301,11 @@ public struct RotationResolver: Sendable {
                     reason.sources.insert((owner.member.place, "the text it computes"), at: 0)
                     return reason
                 }
+            }
+            // A stored value that starts as a random pick of fixed strings (`var quip = Quips.all.randomElement() ?? ""`).
+            if let pick = found?.initialPick, let owner = memberFile(key) {
+                let ownerContext = RotationFacts.Context(owner: key.type.name.isEmpty ? nil : key.type.name)
+                if let reason = explain(pick, ownerContext, file: owner.file, depth: depth + 1) { return reason }
             }
             // A value a clock sets to one of fixed strings.
             for (change, guessed) in changes(of: key) {
