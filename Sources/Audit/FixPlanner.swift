@@ -114,14 +114,25 @@ public struct FixPlanner {
         _ file: ProjectScanner.ScannedFile, source: SourceText, findings: [Finding], context: ProjectContext, parser: Parser
     ) -> (FileResult, [Left]) {
         let original = source.bytes
-        let outcome = Self.rewrite(original, findings: findings, allowedErrors: file.analysis.syntaxErrors.count,
-                                   maximumPasses: options.maximumPasses, isApplicable: isApplicable) { bytes in
+        let reread = { (bytes: [UInt8]) -> (findings: [Finding], syntaxErrors: Int)? in
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return nil }
             let analysis = scanner.engine.analyze(tree: tree, file: file.reference.displayPath)
             return (scanner.engine.resolve(analysis, in: context), analysis.syntaxErrors.count)
         }
+        let outcome = Self.rewrite(original, findings: findings, allowedErrors: file.analysis.syntaxErrors.count,
+                                   maximumPasses: options.maximumPasses, isApplicable: isApplicable, reread: reread)
         switch outcome {
-        case .settled(let fixed, let editsByRule, let left, let passes):
+        case .settled(var fixed, let editsByRule, var left, var passes):
+            // The imports of the rules' modules the rewrite left unused go too, when it still parses.
+            let removals = importRemovals(fixed, file: file.reference.displayPath, fixedRules: Set(editsByRule.keys), context: context, parser: parser)
+            if !removals.isEmpty {
+                let next = EditPlan.apply(removals, to: fixed)
+                if let again = reread(next), again.syntaxErrors <= file.analysis.syntaxErrors.count {
+                    fixed = next
+                    left = again.findings
+                    passes.append(removals)
+                }
+            }
             let applied = AppliedEdits(passes)
             let placed = left.map { finding in
                 let offset = applied.originalOffset(of: finding.start.byteOffset)

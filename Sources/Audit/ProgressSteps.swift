@@ -108,6 +108,7 @@ extension Audit {
         let blobs = try git.contents(of: Set(versions.map(\.blob)))
         let analysed = analyse(versions, blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
+        let replacementModules = ruleSet.replacementModules
         // Owners as the work tree's CODEOWNERS says today, for every sample.
         let codeOwners = CodeOwners.load(top: git.top)
         var headFindings: [Finding] = []
@@ -118,12 +119,13 @@ extension Audit {
             let (commit, files) = listing
             var analyses: [FileAnalysis] = []
             var adoption: [String: Int] = [:]
+            var usesByFile: [(file: String, uses: [String: Int])] = []
             var incomplete: [String] = []
             for file in files {
                 switch analysed[file] {
                 case .analysed(let analysis, let uses)?:
                     analyses.append(analysis)
-                    if git.isInScope(file.path) { adoption.merge(uses, uniquingKeysWith: +) }
+                    if git.isInScope(file.path) { usesByFile.append((analysis.file, uses)) }
                 case .skipped?, nil:
                     if git.isInScope(file.path) { incomplete.append(file.path) }
                 case .nothing?:
@@ -136,6 +138,12 @@ extension Audit {
                 manifests: Dictionary(analyses.compactMap { analysis in analysis.manifest.map { (((git.top + "/" + analysis.file) as NSString).deletingLastPathComponent, $0) } },
                                       uniquingKeysWith: { first, _ in first }),
                 facts: Dictionary(analyses.map { ($0.file, $0.moduleFacts) }, uniquingKeysWith: { first, _ in first }))
+            // The replacement module's own code (its declarations, its internal uses) is not
+            // adoption, as the old module's own code is not a finding.
+            let isReplacementModule = { (file: String) in
+                (model.module(of: file) ?? model.module(containing: git.top + "/" + file)).map { replacementModules.contains(model.modules[$0].name) } ?? false
+            }
+            for (file, uses) in usesByFile where !isReplacementModule(file) { adoption.merge(uses, uniquingKeysWith: +) }
             let resolved = scanner.engine.resolveWithContext(analyses, model: model)
             let findings = resolved.findings.filter { git.isInScope($0.file) }
             var sample = ProgressHistory.Sample(
@@ -150,7 +158,8 @@ extension Audit {
                     before[path] == nil ? "\(path) added" : now[path] == nil ? "\(path) removed" : "\(path) changed"
                 }
             }
-            sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context, counted: counted)
+            sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context,
+                                                   counted: counted, isReplacementModule: isReplacementModule)
             if let codeOwners {
                 sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
                     let owners = codeOwners.owners(of: finding.file) ?? []
@@ -174,11 +183,11 @@ extension Audit {
     /// it changed, after minus before, each version judged with the project facts of the sample.
     private func biggestChanges(
         _ commits: ArraySlice<GitHistory.Commit>, analysed: [GitHistory.Entry: FileVersion], context: ProjectContext,
-        counted: (String) -> Bool
+        counted: (String) -> Bool, isReplacementModule: (String) -> Bool
     ) -> [ProgressHistory.CommitChange] {
         func counts(_ path: String, _ blob: String?) -> (findings: Int, adopted: Int) {
             guard let blob, case .analysed(let analysis, let uses)? = analysed[GitHistory.Entry(path: path, blob: blob)] else { return (0, 0) }
-            return (scanner.engine.resolve(analysis, in: context).count, uses.values.reduce(0, +))
+            return (scanner.engine.resolve(analysis, in: context).count, isReplacementModule(analysis.file) ? 0 : uses.values.reduce(0, +))
         }
         let changes = commits.compactMap { commit -> ProgressHistory.CommitChange? in
             var findings = 0, adopted = 0

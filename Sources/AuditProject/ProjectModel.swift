@@ -327,6 +327,14 @@ public struct ProjectModel: Sendable {
         self.declarations = declarations
     }
 
+    /// The modules named `name` in the workspace of `module` (what an `import` there means).
+    public func modules(named name: String, inWorkspaceOf module: Int) -> [Int] {
+        modulesByName[modules[module].workspace]?[name] ?? []
+    }
+
+    /// The modules a module's files re-export (`@_exported import`), by name.
+    public func reExports(of module: Int) -> Set<String> { exports[module] }
+
     /// The module of a file (by display path), nil for a file the model was not built with.
     public func module(of file: String) -> Int? { moduleOfFile[file] }
 

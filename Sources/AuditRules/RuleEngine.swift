@@ -315,10 +315,16 @@ public struct RuleEngine: Sendable {
         resolveShowingShadowed(analysis, in: context).findings
     }
 
+    /// The rules whose findings are uses of an old API (component and pattern rules): a safe fix
+    /// around one it leaves would wrap old code in new.
+    var usageRuleIds: Set<String> {
+        Set(ruleSet.rules.filter { $0.kind == .component || $0.kind == .pattern }.map(\.id))
+    }
+
     /// `resolve`, with the findings left out because another rule reports the same code (before
     /// suppressions: the code is reported once, and a suppression of that finding silences it).
     public func resolveShowingShadowed(_ analysis: FileAnalysis, in context: ProjectContext) -> (findings: [Finding], shadowed: [Shadowed]) {
-        var (findings, shadowed) = oneFindingPerNode(Self.resolve(analysis, in: context))
+        var (findings, shadowed) = oneFindingPerNode(Self.resolve(analysis, in: context, usageRules: usageRuleIds))
         if let rotation = analysis.rotation {
             for rule in rotatingRules { findings += context.rotation.findings(for: rotation, rule: rule, file: analysis.file) }
             findings.sort(by: Finding.reportOrder)
@@ -388,11 +394,14 @@ public struct RuleEngine: Sendable {
     /// that framework and not the rule's module, the rule's where it sees only the rule's module,
     /// and ambiguous where it sees both. A fix whose replacement needs a module the file does not
     /// see (`replacement-module:`) adds its `import`.
-    public static func resolve(_ analysis: FileAnalysis, in context: ProjectContext) -> [Finding] {
+    ///
+    /// A safe fix whose span holds a finding of `usageRules` (a use of an old API, of a component or
+    /// pattern rule: not a label's wording) that a pass of safe fixes leaves is lowered to `unsafe`.
+    public static func resolve(_ analysis: FileAnalysis, in context: ProjectContext, usageRules: Set<String>) -> [Finding] {
         let model = context.model
         let fileModule = model.module(of: analysis.file)
         let visibility = fileModule.map { model.visibility(of: $0, imports: analysis.imports) }
-        var findings: [Finding] = []
+        var settled: [(candidate: Candidate, lowering: (fix: FixClass, reason: String)?, edits: [TextEdit], note: String?)] = []
         for candidate in analysis.candidates {
             let lowering: (fix: FixClass, reason: String)?
             switch judge(candidate, fileModule: fileModule, visibility: visibility, model: model) {
@@ -412,9 +421,29 @@ public struct RuleEngine: Sendable {
                     note = "the fix adds " + missing.map { "import \($0)" }.joined(separator: ", ")
                 }
             }
-            findings.append(candidate.settled(lowering: lowering, adding: edits, because: note))
+            settled.append((candidate, lowering, edits, note))
         }
-        return findings.sorted(by: Finding.reportOrder)
+        let findings = settled.map { $0.candidate.settled(lowering: $0.lowering, adding: $0.edits, because: $0.note) }
+        // A safe fix that rewrites code holding another finding its pass leaves (manual, or unsafe)
+        // would wrap old code in new (`show(AKToast(...))` where `show` takes the new type): unsafe.
+        return zip(settled, findings).map { entry, finding in
+            guard finding.fix == .safe, let inner = staying(inside: entry.candidate.finding, among: findings.filter { usageRules.contains($0.ruleId) })
+            else { return finding }
+            let reason = "it rewrites code holding \(inner.ruleId)'s \(inner.symbol) at \(inner.start.line):\(inner.start.column), a finding its fix leaves (\(inner.fix.rawValue)): check the result"
+            return entry.candidate.settled(lowering: (.unsafe, reason), adding: entry.edits, because: entry.note)
+        }.sorted(by: Finding.reportOrder)
+    }
+
+    /// The first finding, other than `outer` itself, inside the code `outer`'s fix rewrites (its span:
+    /// a pattern writes only the tokens that differ, the rest is kept inside the new code) that a
+    /// pass of safe fixes leaves in place (manual, or unsafe).
+    private static func staying(inside outer: Finding, among findings: [Finding]) -> Finding? {
+        guard !outer.edits.isEmpty else { return nil }
+        return findings.first { inner in
+            guard inner.fix != .safe || inner.edits.isEmpty else { return false }
+            guard inner.start.byteOffset != outer.start.byteOffset || inner.end.byteOffset != outer.end.byteOffset else { return false }
+            return outer.start.byteOffset <= inner.start.byteOffset && inner.end.byteOffset <= outer.end.byteOffset
+        }
     }
 
     /// What a candidate is, once the file's place in the project is known.

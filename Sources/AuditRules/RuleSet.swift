@@ -211,6 +211,18 @@ public struct RuleSet: Sendable {
     /// Names that are never reported, nor anything inside their declarations.
     public var protectedNames: Set<String> { newComponents.union(kept.keys) }
 
+    /// The modules the rules' replacements come from (`replacement-module:`): their own files
+    /// declare and use the new API, which is not a project adopting it.
+    public var replacementModules: Set<String> {
+        Set(rules.flatMap { rule -> [String] in
+            switch rule.matcher {
+            case .component(let component): component.replacementModules
+            case .pattern(let pattern): pattern.replacementModules
+            case .rotatingText, .labelStyle: []
+            }
+        })
+    }
+
     static func reason(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,

@@ -34,6 +34,9 @@ public struct SwiftFileFacts {
     /// first declaration (after the leading comments).
     public private(set) var importInsertion = ImportInsertion(offset: 0, afterImports: false)
     public private(set) var syntaxErrors: [SyntaxErrorSite] = []
+    /// The top-level `import X` a fix may remove: a whole module, no attribute (`@_exported`,
+    /// `@testable`, `@preconcurrency`), no kind (`import struct X.Y`), outside any `#if`.
+    public private(set) var plainImports: [(module: String, range: Range<Int>)] = []
 
     /// `@_exported import X`: an attribute named `_exported` exactly, not `@_exportedUI` nor the
     /// words of a comment inside the declaration.
@@ -43,6 +46,16 @@ public struct SwiftFileFacts {
                 attribute.type == SwiftNodeType.attribute && attribute.namedChildren.contains { $0.type == SwiftNodeType.userType && $0.text == "_exported" }
             }
         }
+    }
+
+    /// Whether `offset` is inside a `#if` ... `#endif` (by the lines before it that start with one).
+    static func isInsideConditional(_ offset: Int, in bytes: [UInt8]) -> Bool {
+        var depth = 0
+        for line in bytes[..<offset].split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }, as: UTF8.self)
+            if text.hasPrefix("#if") { depth += 1 } else if text.hasPrefix("#endif") { depth = max(0, depth - 1) }
+        }
+        return depth > 0
     }
 
     public init(tree: Tree) {
@@ -62,6 +75,11 @@ public struct SwiftFileFacts {
                 imports.insert(module)
                 if Self.isExported(child) { exportedImports.insert(module) }
                 if !child.isError { lastImportEnd = max(lastImportEnd ?? 0, child.endByte) }
+                let path = child.namedChildren.filter { $0.type == SwiftNodeType.identifier }
+                if child.namedChildren.count == 1, path.count == 1, path[0].namedChildren.count == 1, !child.isError, !child.hasError,
+                   child.text.hasPrefix("import"), !Self.isInsideConditional(child.startByte, in: tree.source.bytes) {
+                    plainImports.append((module, child.startByte..<child.endByte))
+                }
             case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration:
                 guard let name = SwiftDeclarations.declaredName(of: child) else { continue }
                 if SwiftDeclarations.isExtension(child) {

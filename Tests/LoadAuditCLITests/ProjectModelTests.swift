@@ -56,7 +56,8 @@ final class ProjectModelTests: XCTestCase {
         XCTAssertEqual(fix.status, 0, fix.errors)
         XCTAssertEqual(try untouched.map { try String(contentsOf: tree.url.appendingPathComponent($0), encoding: .utf8) }, before)
         let accounts = try String(contentsOf: tree.url.appendingPathComponent("Sources/LedgerApp/Accounts/AccountsView.swift"), encoding: .utf8)
-        XCTAssertTrue(accounts.contains("import SwiftUI\nimport LegacyDesignSystem\nimport DesignSystem\n\nstruct AccountsView"), accounts)
+        // Nothing of LegacyDesignSystem is left in it: its import goes, DesignSystem's comes.
+        XCTAssertTrue(accounts.contains("import SwiftUI\nimport DesignSystem\n\nstruct AccountsView"), accounts)
         XCTAssertEqual(accounts.components(separatedBy: "import DesignSystem").count, 2)
         for line in ["PrimaryButton(\"Transfer\", action: { transfer(from: account) })", "SecondaryButton(\"Reset\", action: reset)",
                      ".foregroundStyle(Theme.accent)", ".surfaceCard()", "Toast.show(\"Resetting...\")"] {
@@ -64,6 +65,7 @@ final class ProjectModelTests: XCTestCase {
         }
         let settings = try String(contentsOf: tree.url.appendingPathComponent("Sources/LedgerApp/Settings/SettingsView.swift"), encoding: .utf8)
         XCTAssertEqual(settings.components(separatedBy: "import DesignSystem").count, 2, "already imported: no second import")
+        XCTAssertFalse(settings.contains("import LegacyDesignSystem"), settings)
         // Every rewritten file parses (the fix checks), and a second fix has nothing left to do.
         let again = CLIRun(["fix", "--dry-run", "."], in: tree.path)
         XCTAssertEqual(again.status, 0, again.output + again.errors)
