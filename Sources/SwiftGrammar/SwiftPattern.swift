@@ -280,12 +280,14 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
 
         /// A call the grammar built as `(callee(arguments)) { closure }` (a `let`/`var` initializer,
         /// a modifier's receiver there): the callee, and the items of both call suffixes in order (the
-        /// arguments, then the trailing closures), with the outer suffix, or nil for any other node.
+        /// arguments, then the trailing closures and their labels), with the outer suffix, or nil for
+        /// any other node.
         static func splitTrailingClosureCall(_ node: Node, _ children: [Node]) -> (callee: Node, suffixItems: [Node], outerSuffix: Node)? {
             guard node.type == SwiftNodeType.callExpression, children.count == 2,
                   children[0].type == SwiftNodeType.callExpression, children[1].type == SwiftNodeType.callSuffix else { return nil }
             let outerItems = children[1].children.filter { !SwiftExpressions.isComment($0) }
-            guard !outerItems.isEmpty, outerItems.allSatisfy({ $0.type == SwiftNodeType.lambdaLiteral }) else { return nil }
+            // Trailing closures only (`{ } label: { }`): no arguments of its own.
+            guard outerItems.first?.type == SwiftNodeType.lambdaLiteral, !outerItems.contains(where: { $0.type == SwiftNodeType.valueArguments }) else { return nil }
             let inner = children[0].children.filter { !SwiftExpressions.isComment($0) }
             guard inner.count == 2, inner[1].type == SwiftNodeType.callSuffix else { return nil }
             let innerItems = inner[1].children.filter { !SwiftExpressions.isComment($0) }

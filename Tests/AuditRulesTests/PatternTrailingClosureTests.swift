@@ -60,3 +60,35 @@ final class PatternTrailingClosureTests: XCTestCase {
         XCTAssertEqual(try findings(#"let a = OldCard(title: "x").padding { Text("y") }"#).count, 0)
     }
 }
+
+extension PatternTrailingClosureTests {
+    func testAReceiverAndSeveralTrailingClosuresMatchInALetToo() throws {
+        let ruleSet = try RuleSetLoader.load(text: """
+        version: 1
+        rules:
+          - id: sheet
+            kind: pattern
+            match: '$V.oldSheet(isPresented: $P) { $$$C }'
+            replace: '$V.sheet(isPresented: $P) { $$$C }'
+            fix: safe
+            message: m
+          - id: button
+            kind: pattern
+            match: 'OldButton(action: $A) { $$$C } label: { $$$L }'
+            replace: 'NewButton(action: $A) { $$$C } label: { $$$L }'
+            fix: safe
+            message: m
+        """, file: "team.yml")
+        let code = """
+        v.oldSheet(isPresented: x) { Text("y") }
+        let a = v.oldSheet(isPresented: x) { Text("y") }
+        OldButton(action: go) { Text("a") } label: { Text("b") }
+        let b = OldButton(action: go) { Text("a") } label: { Text("b") }
+
+        """
+        let engine = RuleEngine(ruleSet: ruleSet)
+        let analysis = engine.analyze(tree: try Parser().parse(SourceText(bytes: Array(code.utf8))), file: "V.swift")
+        let found = engine.resolve(analysis, in: ProjectContext([analysis]))
+        XCTAssertEqual(found.map { "\($0.ruleId) \($0.start.line):\($0.start.column)" }, ["sheet 1:2", "sheet 2:10", "button 3:1", "button 4:9"])
+    }
+}
