@@ -12,6 +12,10 @@
 //   - every finding's byte span and edits lie inside the file, its line/column agree with its offset;
 //   - edits of one selected pass never overlap (EditPlan.apply's precondition checks it too);
 //   - an accepted pass never adds syntax errors.
+// Each input also goes through the scan and the fix passes under each team rules file in the folder
+// $LOADAUDIT_FUZZ_RULES (scripts/fuzz passes fuzz/rules): `replacement-module` fixes that insert an
+// import (at the first byte of a file that starts with the call), trailing-closure patterns, findings
+// nested in findings.
 // The pinned tree-sitter never finishes parsing some truncated inputs (`a{b(){c`); loadaudit's Parser
 // gives up after 10 s (plus 10 s per MB). So that fuzzing does not spend 10 s on each of them, a
 // pre-parse with a 2 s limit catches them first: counted, written to $LOADAUDIT_FUZZ_HANGS (if set),
@@ -29,6 +33,20 @@ private let engine = RuleEngine(ruleSet: .builtIn())
 private let selector = FileSelector(engine.selectionNeeds)
 /// Walks whole trees: the reference for the engine's walks, which skip subtrees without their words.
 private let wholeWalks = RuleEngine(ruleSet: .builtIn(), skipsUnmarkedSubtrees: false)
+/// The team rules files of $LOADAUDIT_FUZZ_RULES, each an engine of its own (a file that does not
+/// load stops the run: the harness would otherwise fuzz less than it says).
+private let teamEngines: [RuleEngine] = {
+    guard let folder = ProcessInfo.processInfo.environment["LOADAUDIT_FUZZ_RULES"] else { return [] }
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".yml") }.sorted()
+    return names.map { name in
+        let path = folder + "/" + name
+        do {
+            return RuleEngine(ruleSet: try RuleSet.load(text: try String(contentsOfFile: path, encoding: .utf8), file: path))
+        } catch {
+            fail("the rules file \(path) does not load: \(error)")
+        }
+    }
+}()
 private var parser: Parser?
 private var hangsSeen = 0
 private let maximumPasses = 8
@@ -98,6 +116,7 @@ public func loadauditFuzzInitialize(
     _ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
 ) -> Int32 {
     _ = selector.triggerWords
+    _ = teamEngines
     parser = try? Parser()
     return 0
 }
@@ -136,11 +155,20 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
         || whole.rotation != analysis.rotation {
         fail("walks that skip unmarked subtrees found something else than whole walks")
     }
+    scanAndFix(bytes, analysis, engine)
+    for team in teamEngines {
+        let teamAnalysis = team.analyze(tree: tree, file: "Fuzz.swift")
+        scanAndFix(bytes, teamAnalysis, team)
+    }
+    return 0
+}
+
+/// The scan's findings of `engine` in the file, then the fix passes, as Fixer.fix runs them (safe and
+/// unsafe classes: `fix --unsafe`), each checked.
+private func scanAndFix(_ bytes: [UInt8], _ analysis: FileAnalysis, _ engine: RuleEngine) {
     let context = ProjectContext([analysis])
     let findings = engine.resolve(analysis, in: context)
     check(findings, in: bytes, "scan")
-
-    // The fix passes, as Fixer.fix runs them (safe and unsafe classes: `fix --unsafe`).
     let allowedErrors = analysis.syntaxErrors.count
     var current = bytes
     var currentFindings = findings
@@ -148,12 +176,15 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
         let applicable = currentFindings.filter { $0.fix != .manual && !$0.edits.isEmpty }
         let selected = EditPlan.select(applicable)
         if selected.isEmpty { break }
-        let edits = selected.flatMap(\.edits).sorted { $0.range.lowerBound < $1.range.lowerBound }
+        // By offset, an insertion before a replacement starting at its offset (as `apply` orders them).
+        let edits = Array(Set(selected.flatMap(\.edits))).sorted {
+            ($0.range.lowerBound, $0.range.isEmpty ? 0 : 1, $0.range.upperBound) < ($1.range.lowerBound, $1.range.isEmpty ? 0 : 1, $1.range.upperBound)
+        }
         for (left, right) in zip(edits, edits.dropFirst()) where left.range.upperBound > right.range.lowerBound {
             fail("pass \(pass): selected edits overlap: \(left.range) and \(right.range)")
         }
-        let next = EditPlan.apply(edits, to: current)
-        guard let nextTree = parseQuickly(next) else { return 0 }
+        let next = EditPlan.apply(selected.flatMap(\.edits), to: current)
+        guard let nextTree = parseQuickly(next) else { return }
         let nextAnalysis = engine.analyze(tree: nextTree, file: "Fuzz.swift")
         // A pass that adds a syntax error is refused by the Fixer: the file stays as it was.
         if nextAnalysis.syntaxErrors.count > allowedErrors { break }
@@ -161,5 +192,4 @@ public func loadauditFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
         currentFindings = engine.resolve(nextAnalysis, in: context)
         check(currentFindings, in: current, "after pass \(pass)")
     }
-    return 0
 }

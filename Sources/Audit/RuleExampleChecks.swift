@@ -13,7 +13,9 @@ import TreeSitter
 /// - a `fix` example's `before`, with every fix of the rule applied (any class, pass after pass as
 ///   `fix` does), must become `after` exactly, parse with no new error, and a second fix of `after`
 ///   must change nothing (OpenRewrite's recipe tests run twice so); with a `class`, the rule's findings
-///   in `before` must all have that fix class.
+///   in `before` must all have that fix class. `after` is compared without the `import`s the fix adds
+///   (`replacement-module:`; an `after` that writes them out passes too); with `imports`, the fix must
+///   add exactly those modules' imports.
 public enum RuleExampleChecks {
     /// One example a rule got wrong: which rule, which example (`match 2, in a comment`), and what
     /// happened, with the expected and actual code where that shows it best.
@@ -73,7 +75,7 @@ public enum RuleExampleChecks {
                 }
                 for (index, pair) in context.examples.fixes.enumerated() {
                     outcome.checks += 2
-                    outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, name: "\(name): fix \(index + 1)")
+                    outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, imports: pair.imports, name: "\(name): fix \(index + 1)")
                 }
             }
             for (index, example) in rule.examples.matching.enumerated() {
@@ -86,7 +88,7 @@ public enum RuleExampleChecks {
             }
             for (index, pair) in rule.examples.fixes.enumerated() {
                 outcome.checks += 2
-                outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, name: "fix \(index + 1)")
+                outcome.failures += check.fix(pair.before, expected: pair.after, fixClass: pair.fixClass, imports: pair.imports, name: "fix \(index + 1)")
             }
         }
         try checkOverlaps(ruleSet, parser: parser, into: &outcome)
@@ -135,9 +137,12 @@ public enum RuleExampleChecks {
             findings(Array(code.utf8))
         }
 
-        func findings(_ bytes: [UInt8]) -> (findings: [Finding], syntaxErrors: Int) {
+        /// Without `addingImports`, the fixes leave out the `import`s they would add (what an example's
+        /// `after` is compared with).
+        func findings(_ bytes: [UInt8], addingImports: Bool = true) -> (findings: [Finding], syntaxErrors: Int) {
             guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return ([], Int.max) }
-            let analysis = engine.analyze(tree: tree, file: "Example.swift")
+            var analysis = engine.analyze(tree: tree, file: "Example.swift")
+            if !addingImports { analysis.importInsertion = nil }
             let findings = engine.resolve(analysis, in: ProjectContext([analysis])).filter { $0.ruleId == rule.id }
             return (findings, analysis.syntaxErrors.count)
         }
@@ -208,7 +213,13 @@ public enum RuleExampleChecks {
             return [failure(name, "\(counted(found.count, "finding")) where none belongs", actual: Self.marked(example, at: found.map(\.start.byteOffset)))]
         }
 
-        func fix(_ before: String, expected after: String, fixClass: FixClass?, name: String) -> [Failure] {
+        /// The modules a file imports.
+        func imports(_ bytes: [UInt8]) -> Set<String> {
+            guard let tree = try? parser.parse(SourceText(bytes: bytes)) else { return [] }
+            return engine.analyze(tree: tree, file: "Example.swift").imports
+        }
+
+        func fix(_ before: String, expected after: String, fixClass: FixClass?, imports expectedImports: [String]?, name: String) -> [Failure] {
             if let fixClass {
                 let classes = findings(before).findings.map(\.fix)
                 if classes.isEmpty { return [failure(name, "no finding of the rule, of class \(fixClass.rawValue) or any other", actual: before)] }
@@ -217,10 +228,21 @@ public enum RuleExampleChecks {
                     return [failure(name, "the fix class is \(found), not \(fixClass.rawValue)", actual: before)]
                 }
             }
-            let (fixed, problem) = applyingFixes(Array(before.utf8))
+            // The fix as `fix` makes it, imports and all: it must parse and settle, and add the imports
+            // the example names; `after` is then compared with the same fix leaving the imports out.
+            let original = Array(before.utf8)
+            let (fixed, problem) = applyingFixes(original)
             if let problem { return [failure(name, problem, expected: after, actual: before)] }
-            let text = String(decoding: fixed, as: UTF8.self)
-            guard text == after else { return [failure(name, "the fix gives other code", expected: after, actual: text)] }
+            let added = imports(fixed).subtracting(imports(original)).sorted()
+            if let expectedImports, added != expectedImports.sorted() {
+                let shown = { (names: [String]) in names.isEmpty ? "none" : names.map { "import \($0)" }.joined(separator: ", ") }
+                return [failure(name, "the fix adds \(shown(added)), not \(shown(expectedImports.sorted()))", expected: after, actual: String(decoding: fixed, as: UTF8.self))]
+            }
+            let (withoutImports, _) = applyingFixes(original, addingImports: false)
+            let text = String(decoding: withoutImports, as: UTF8.self)
+            guard text == after || String(decoding: fixed, as: UTF8.self) == after else {
+                return [failure(name, "the fix gives other code", expected: after, actual: text)]
+            }
             let (again, _) = applyingFixes(fixed)
             guard again == fixed else {
                 return [failure(name + ", fixed again", "a second fix changes the fixed code", expected: after, actual: String(decoding: again, as: UTF8.self))]
@@ -229,10 +251,10 @@ public enum RuleExampleChecks {
         }
 
         /// Every fix of the rule applied, pass after pass, as `fix --unsafe` does (the same loop); or why not.
-        func applyingFixes(_ original: [UInt8]) -> ([UInt8], String?) {
-            let (found, allowedErrors) = findings(original)
+        func applyingFixes(_ original: [UInt8], addingImports: Bool = true) -> ([UInt8], String?) {
+            let (found, allowedErrors) = findings(original, addingImports: addingImports)
             let outcome = FixPlanner.rewrite(original, findings: found, allowedErrors: allowedErrors, maximumPasses: 8,
-                                             isApplicable: { !$0.edits.isEmpty }) { findings($0) }
+                                             isApplicable: { !$0.edits.isEmpty }) { findings($0, addingImports: addingImports) }
             switch outcome {
             case .settled(let bytes, _, _, _): return (bytes, nil)
             case .refused(.doesNotParse, _, let lastGood): return (lastGood, "the rewrite would not parse")

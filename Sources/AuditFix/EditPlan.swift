@@ -77,10 +77,17 @@ public enum EditPlan {
     }
 
     /// Applies non-overlapping edits in one pass over the old bytes (back to front is not needed); an
-    /// edit given twice is made once.
+    /// edit given twice is made once. Edits at the same offset are ordered: an insertion at X goes
+    /// before a replacement or deletion starting at X (a fix's `import` at a file's first byte and the
+    /// replacement of a call there), and insertions at the same place keep the order given.
     public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
         var seen: Set<TextEdit> = []
-        let sorted = edits.filter { seen.insert($0).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        let sorted = edits.filter { seen.insert($0).inserted }.enumerated().sorted { lhs, rhs in
+            let (a, b) = (lhs.element.range, rhs.element.range)
+            if a.lowerBound != b.lowerBound { return a.lowerBound < b.lowerBound }
+            if a.isEmpty != b.isEmpty { return a.isEmpty }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var cursor = 0

@@ -24,8 +24,10 @@ public struct RuleExamples: Sendable {
     /// Code in which the rule finds nothing.
     public var notMatching: [String] = []
     /// Code before and after `fix --unsafe` (all of this rule's fixes applied, until nothing changes),
-    /// and, when the example says it, the fix class of every finding of the rule in `before`.
-    public var fixes: [(before: String, after: String, fixClass: FixClass?)] = []
+    /// and, when the example says it, the fix class of every finding of the rule in `before`. `after`
+    /// is compared without the `import`s the fix adds (`replacement-module:`); `imports`, when the
+    /// example says it, are exactly the modules the fix must add.
+    public var fixes: [(before: String, after: String, fixClass: FixClass?, imports: [String]?)] = []
 
     public init() {}
 

@@ -295,7 +295,7 @@ enum RuleSetLoader {
         return names
     }
 
-    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ..., class: unsafe}]}`; a fix
+    /// `examples: {match: [...], no-match: [...], fix: [{before: ..., after: ..., class: unsafe, imports: [X]}]}`; a fix
     /// example without `after` leaves the code as it is (`class: manual`: a person changes it).
     static func readExamples(_ node: Node, _ reader: YAMLReader) throws -> RuleExamples {
         let parts = try reader.mapping(node, "examples", allowed: ["match", "no-match", "fix"])
@@ -312,7 +312,7 @@ enum RuleSetLoader {
         examples.notMatching = try parts["no-match"].map { try reader.stringList($0, "examples no-match") } ?? []
         if let fixNode = parts["fix"] {
             for entry in try reader.list(fixNode, "examples fix") {
-                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after", "class"])
+                let pair = try reader.mapping(entry, "a fix example", allowed: ["before", "after", "class", "imports"])
                 guard let before = pair["before"], let after = pair["after"] ?? pair["class"].flatMap({ _ in pair["before"] }) else {
                     throw reader.error(entry, "a fix example needs 'before' and 'after' (or, for code the fix leaves as it is, a 'class')")
                 }
@@ -322,7 +322,8 @@ enum RuleSetLoader {
                     }
                     return value
                 }
-                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after"), fixClass))
+                let imports = try pair["imports"].map { try reader.stringList($0, "a fix example's imports") }
+                examples.fixes.append((try reader.string(before, "before"), try reader.string(after, "after"), fixClass, imports))
             }
         }
         return examples

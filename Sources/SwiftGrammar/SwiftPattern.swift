@@ -266,7 +266,33 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
                 ranges.append(node.byteRange)
                 return true
             }
+            if let split = Self.splitTrailingClosureCall(node, children), shape.children.count == 2, shape.children[1].type == SwiftNodeType.callSuffix {
+                // `let a = Card(x) { }`: the grammar nests the call with its arguments inside the call
+                // with its trailing closure, where the statement `Card(x) { }` has one call with one
+                // suffix: matched as that one call, whatever holds it.
+                let saved = (bindings, ranges, qualified)
+                if matches(shape.children[0], split.callee),
+                   matches(shape.children[1].children, split.suffixItems, in: split.outerSuffix) { return true }
+                (bindings, ranges, qualified) = saved
+            }
             return matches(shape.children, children, in: node)
+        }
+
+        /// A call the grammar built as `(callee(arguments)) { closure }` (a `let`/`var` initializer,
+        /// a modifier's receiver there): the callee, and the items of both call suffixes in order (the
+        /// arguments, then the trailing closures and their labels), with the outer suffix, or nil for
+        /// any other node.
+        static func splitTrailingClosureCall(_ node: Node, _ children: [Node]) -> (callee: Node, suffixItems: [Node], outerSuffix: Node)? {
+            guard node.type == SwiftNodeType.callExpression, children.count == 2,
+                  children[0].type == SwiftNodeType.callExpression, children[1].type == SwiftNodeType.callSuffix else { return nil }
+            let outerItems = children[1].children.filter { !SwiftExpressions.isComment($0) }
+            // Trailing closures only (`{ } label: { }`): no arguments of its own.
+            guard outerItems.first?.type == SwiftNodeType.lambdaLiteral, !outerItems.contains(where: { $0.type == SwiftNodeType.valueArguments }) else { return nil }
+            let inner = children[0].children.filter { !SwiftExpressions.isComment($0) }
+            guard inner.count == 2, inner[1].type == SwiftNodeType.callSuffix else { return nil }
+            let innerItems = inner[1].children.filter { !SwiftExpressions.isComment($0) }
+            guard innerItems.allSatisfy({ $0.type == SwiftNodeType.valueArguments }) else { return nil }
+            return (inner[0], innerItems + outerItems, children[1])
         }
 
         /// A list of shapes against a list of sibling nodes: one by one, except that a `$$$`

@@ -1,5 +1,7 @@
 import Audit
 import AuditRules
+import LoadAuditTestSupport
+import Foundation
 import XCTest
 
 /// The examples rules carry in their file: the built-in ones pass, and every kind of wrong example fails.
@@ -65,5 +67,51 @@ final class RuleExampleChecksTests: XCTestCase {
         ])
         XCTAssertEqual(failures[0].actual, #"Text("a")↓.foregroundColor(.red)"#)
         XCTAssertEqual(failures[3].actual, #"Text("a").foregroundStyle(.red)"#)
+    }
+}
+
+/// Issue 45: a team's module-keyed rules file with natural examples passes; `after` is compared
+/// without the imports a fix adds, and `imports:` checks them.
+final class RuleExampleImportsTests: XCTestCase {
+    func testTheTeamRulesFilePasses() throws {
+        let url = RepositoryFolder.root.appendingPathComponent("fixtures/team-rules/notices.yml")
+        let ruleSet = try RuleSet.load(text: try String(contentsOf: url, encoding: .utf8), file: "notices.yml")
+        let outcome = try RuleExampleChecks.run(ruleSet)
+        XCTAssertEqual(outcome.failures.map(\.description), [])
+        XCTAssertEqual(outcome.rulesWithExamples, 2)
+    }
+
+    func testImportsTheFixAddsAreLeftOutOfAfterAndCheckedByImports() throws {
+        let ruleSet = try RuleSet.load(text: """
+        version: 1
+        rules:
+          - id: toast
+            kind: pattern
+            match: 'AKToast(text: $TEXT)'
+            replace: 'Toast($TEXT)'
+            replacement-module: Notices
+            fix: safe
+            message: m
+            examples:
+              fix:
+                - before: 'AKToast(text: "a")'
+                  after: 'Toast("a")'
+                - before: "import SwiftUI\\n\\nlet t = AKToast(text: \\"a\\")\\n"
+                  after: "import SwiftUI\\n\\nlet t = Toast(\\"a\\")\\n"
+                  imports: [Notices]
+                - before: "import SwiftUI\\n\\nlet t = AKToast(text: \\"a\\")\\n"
+                  after: "import SwiftUI\\nimport Notices\\n\\nlet t = Toast(\\"a\\")\\n"
+                - before: 'AKToast(text: "a")'
+                  after: 'Toast("a")'
+                  imports: [DesignSystem]
+                - before: "import Notices\\nlet t = AKToast(text: \\"a\\")\\n"
+                  after: "import Notices\\nlet t = Toast(\\"a\\")\\n"
+                  imports: [Notices]
+        """, file: "team.yml")
+        let failures = try RuleExampleChecks.run(ruleSet).failures
+        XCTAssertEqual(failures.map { "\($0.example): \($0.problem)" }, [
+            "fix 4: the fix adds import Notices, not import DesignSystem",
+            "fix 5: the fix adds none, not import Notices",
+        ])
     }
 }
