@@ -199,16 +199,28 @@ public struct Audit {
 
     /// The project folder around `paths`, whose every file's facts (declarations, imports,
     /// re-exports, the pieces of rotating text) count whatever part of it is scanned: the folder of
-    /// `.loadaudit.yml`, else the git work tree (the nearest folder with a `.git`), else none.
+    /// `.loadaudit.yml`, else the git work tree (the nearest folder with a `.git`), else the outermost
+    /// folder around them holding a package manifest (`Package.swift`) or an Xcode project or
+    /// workspace, else none. A file named alone (the pre-commit hook's way) is so judged within its
+    /// package as the whole tree judges it.
     public func projectRoot(for paths: [String]) -> String? {
         if let config { return config.folder }
         var folder = URL(fileURLWithPath: setup.absolute(paths.first ?? ".")).standardizedFileURL.path
+        var outermostProject: String?
         while true {
             if FileManager.default.fileExists(atPath: folder + "/.git") { return folder }
+            if Self.holdsProjectFile(folder) { outermostProject = folder }
             let parent = (folder as NSString).deletingLastPathComponent
-            if parent == folder || parent.isEmpty { return nil }
+            if parent == folder || parent.isEmpty { return outermostProject }
             folder = parent
         }
+    }
+
+    /// Whether `folder` holds a `Package.swift`, an `.xcodeproj` or an `.xcworkspace`.
+    static func holdsProjectFile(_ folder: String) -> Bool {
+        if FileManager.default.fileExists(atPath: folder + "/Package.swift") { return true }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        return names.contains { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") }
     }
 
     /// Whether a file (absolute path) is one this run's scan covers: under one of `paths` (none: the

@@ -66,7 +66,14 @@ extension Audit {
     public func scanFindings(_ paths: [String], standIn: StandIn? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> (ScanResult, [String]) {
         var result: ScanResult
         do {
-            result = try scanner.scan(standIn.map { [$0.file] } ?? paths, within: standIn == nil ? projectRoot(for: paths) : nil, progress: progress)
+            if let standIn, FileManager.default.fileExists(atPath: setup.absolute(standIn.name)) {
+                // Judged in its place in the project, its text read from the stand-in.
+                var scanner = self.scanner
+                scanner.readsInstead = [URL(fileURLWithPath: setup.absolute(standIn.name)).standardizedFileURL.path: standIn.file]
+                result = try scanner.scan([standIn.name], within: projectRoot(for: [standIn.name]), progress: progress)
+            } else {
+                result = try scanner.scan(standIn.map { [$0.file] } ?? paths, within: standIn == nil ? projectRoot(for: paths) : nil, progress: progress)
+            }
         } catch let error as InputPathError {
             throw AuditError(error.description)
         }
@@ -83,7 +90,8 @@ extension Audit {
 
     /// The stand-in's findings and problems under its project path.
     private func rename(_ result: inout ScanResult, _ standIn: StandIn) {
-        let shown = result.absolutePaths.first { $0.value == standIn.file }?.key ?? standIn.file
+        let inPlace = URL(fileURLWithPath: setup.absolute(standIn.name)).standardizedFileURL.path
+        let shown = result.absolutePaths.first { $0.value == standIn.file || $0.value == inPlace }?.key ?? standIn.file
         result.findings = result.findings.map { $0.renamingFile(shown, to: standIn.name) }
         result.problems = result.problems.map { problem in
             problem.file == shown ? FileProblem(file: standIn.name, kind: problem.kind, line: problem.line, column: problem.column, detail: problem.detail) : problem

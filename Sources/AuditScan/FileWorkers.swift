@@ -94,7 +94,7 @@ extension ProjectScanner {
     /// Reads and, if it is to be, parses and analyzes one file; with its identity (nil when it cannot
     /// be found out), which tells a file reached twice.
     func analyze(_ file: SourceFileReference, treat: ([UInt8], SourceFileReference) -> Treatment) -> (Outcome, SourceDiscovery.FileIdentity?) {
-        switch SourceReader.readFile(file.absolutePath, maximumSize: Self.maximumFileSize) {
+        switch SourceReader.readFile(readsInstead[file.absolutePath] ?? file.absolutePath, maximumSize: Self.maximumFileSize) {
         case .failure(let failure):
             return (.skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail)), SourceDiscovery.FileIdentity(path: file.absolutePath))
         case .success(let read):

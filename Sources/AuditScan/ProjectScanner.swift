@@ -30,6 +30,9 @@ public struct ProjectScanner {
     /// Told what the select step picks and what each parse costs (`LOADAUDIT_TRACE=1` in the CLI; for
     /// profiling, see benchmarks/README.md). Called from the workers.
     public var trace: (@Sendable (String) -> Void)?
+    /// Files read from elsewhere (absolute path in the project -> the file holding its text): a stand-in
+    /// for standard input (`--stdin-filename`) is judged in its place in the project.
+    public var readsInstead: [String: String] = [:]
     /// Larger files are reported and skipped: tree-sitter's offsets are 32-bit, and such files are generated.
     public static let maximumFileSize = 64 << 20
 
@@ -215,9 +218,9 @@ public struct ProjectScanner {
             followUps[workspace] = followUp
             if !followUp.isEmpty { asked.append((index, followUp)) }
         }
-        let selector = self.selector
+        let selector = self.selector, readsInstead = self.readsInstead
         let wanted = ParallelMap.map(count: asked.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
-            guard case .success(let bytes) = SourceReader.read(files[asked[item].index].absolutePath, maximumSize: Self.maximumFileSize) else { return false }
+            guard case .success(let bytes) = SourceReader.read(readsInstead[files[asked[item].index].absolutePath] ?? files[asked[item].index].absolutePath, maximumSize: Self.maximumFileSize) else { return false }
             return selector.wants(bytes, asked[item].followUp)
         }
         var chosen: [Int] = []

@@ -60,7 +60,7 @@ public struct SourceDiscovery {
         fileprivate let resolved: [(given: String, absolute: String, isDirectory: Bool, ignored: Set<String>)]
         /// Reports show paths relative to this folder.
         public let base: String
-        /// When the walk covers the project around the paths asked for: those paths' folders. Files
+        /// When the walk covers the project around the paths asked for: those paths (folders or files). Files
         /// outside them are read for the project's facts only.
         fileprivate var scope: [String]?
         /// The project folder then: its files outside `base` are named from `base` with `../`.
@@ -72,6 +72,12 @@ public struct SourceDiscovery {
             return scope.contains { absolutePath == $0 || absolutePath.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
 
+        /// Whether `path` (absolute) is below the project folder walked around the paths asked for.
+        func isInsideRoot(_ path: String) -> Bool {
+            guard let root else { return false }
+            return path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        }
+
         /// The absolute path behind a display path of this walk.
         public func absolutePath(ofDisplayed path: String) -> String {
             path.hasPrefix("/") ? path : URL(fileURLWithPath: (base.hasSuffix("/") ? base : base + "/") + path).standardizedFileURL.path
@@ -81,20 +87,23 @@ public struct SourceDiscovery {
     /// The inputs for a scan of the folders `paths` inside the project folder `root`: the whole project
     /// is walked, so that facts from every file count (an own `ProgressView` declared elsewhere, a
     /// re-export), while reports name files as a scan of `paths` does and keep to them
-    /// (`Inputs.isInScope`). Nil when that does not apply: a path that is a file (named files are
-    /// scanned whatever ignores them) or not inside `root`, or `root` itself among them.
+    /// (`Inputs.isInScope`). A file named is judged as the walk of the project judges it: the
+    /// project's files are read for their facts, and the file is read too when the walk would pass it
+    /// by (named files are scanned whatever ignores them). Nil when that does not apply: a path not
+    /// inside `root`, or `root` itself among them.
     public func resolve(_ paths: [String], within root: String) throws -> Inputs? {
         var requested = try resolve(paths)
         let rootPath = absolutePath(root)
         let folders = requested.resolved.map(\.absolute)
-        guard requested.resolved.allSatisfy({ $0.isDirectory }), !folders.contains(rootPath),
+        guard !folders.contains(rootPath),
               folders.allSatisfy({ $0.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") }) else { return nil }
         let walked = try resolve([root])
         // A folder asked for that the walk of the project never enters (a skipped name such as `Pods`, or
         // what `.gitignore` ignores) is walked on its own: a path named on the command line is scanned
-        // (its own ignore rules apply below it, see `GitIgnored.paths`).
+        // (its own ignore rules apply below it, see `GitIgnored.paths`). A file named is always read on
+        // its own as well: where the walk reaches it too, it counts once (`FileIdentity`).
         let projectIgnored = walked.resolved.first?.ignored ?? []
-        let leftOut = requested.resolved.filter { Self.isLeftOut($0.absolute, byWalkOf: rootPath, ignoring: projectIgnored) }
+        let leftOut = requested.resolved.filter { !$0.isDirectory || Self.isLeftOut($0.absolute, byWalkOf: rootPath, ignoring: projectIgnored) }
         requested = Inputs(resolved: walked.resolved + leftOut, base: requested.base, scope: folders, root: rootPath)
         return requested
     }
@@ -162,7 +171,11 @@ public struct SourceDiscovery {
         let base = inputs.base
         var result = Result()
         for input in inputs.resolved {
-            result.roots.append(input.isDirectory ? input.absolute : (input.absolute as NSString).deletingLastPathComponent)
+            // A file named within the project walked (`inputs.root`) is in the folders the walk found:
+            // its own folder is not made a scanned folder (a module of its own).
+            if input.isDirectory || !inputs.isInsideRoot(input.absolute) {
+                result.roots.append(input.isDirectory ? input.absolute : (input.absolute as NSString).deletingLastPathComponent)
+            }
             if input.isDirectory {
                 let root = FileIdentity(path: input.absolute).map { [$0] } ?? []
                 walk(directory: input.absolute, relative: "", ancestors: root, ignored: input.ignored, base: base, into: &result, found: found)

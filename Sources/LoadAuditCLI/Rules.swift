@@ -292,7 +292,7 @@ struct Syntax: ParsableCommand {
     @Argument(help: ArgumentHelp("The Swift file.", valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Print the project model of this folder instead.", valueName: "folder"))
+    @Option(help: ArgumentHelp("Print the project model of this folder (or of the project around this file) instead.", valueName: "folder"))
     var project: String?
 
     @OptionGroup var options: ProjectOptions
