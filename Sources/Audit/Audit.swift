@@ -126,19 +126,34 @@ public struct Audit {
         var ruleSet = RuleSet()
         // The mistakes of the command line's files and of the configuration's are reported together.
         var errors: [RulesFileError] = []
+        // A file named both on the command line and in the configuration (same resolved path) is read once.
+        var read: Set<String> = []
         if !setup.rulesFiles.isEmpty {
-            (ruleSet, errors) = readRulesFiles(setup.rulesFiles, from: setup.currentDirectory, version: version)
+            (ruleSet, errors) = readRulesFiles(setup.rulesFiles, from: setup.currentDirectory, version: version, alreadyRead: &read)
         } else if config?.builtInRules ?? true {
             ruleSet = RuleSet.builtIn()
         }
         if let config, !config.rulesFiles.isEmpty {
-            let (configured, mistakes) = readRulesFiles(config.rulesFiles, from: config.folder, version: version)
+            let (configured, mistakes) = readRulesFiles(config.rulesFiles, from: config.folder, version: version, alreadyRead: &read)
             errors += mistakes
             errors += ruleSet.adding(configured, from: config.path)
         }
         if let error = RulesFileError.combining(errors) { throw error }
         if let config { try config.apply(to: &ruleSet) }
         return try ruleSet.selecting(setup.ruleIds)
+    }
+
+    /// The rules files `rules test` checks when none is named, chosen as a scan chooses its rules:
+    /// the built-in files unless the nearest `.loadaudit.yml` at or above `folder` says
+    /// `built-in-rules: false`, then that configuration's rules files (relative to its folder).
+    public static func rulesFilesToTest(from folder: String) throws -> [(name: String, folder: String)] {
+        let config = try ProjectConfig.find(from: folder).map(ProjectConfig.load)
+        var files = (config?.builtInRules ?? true) ? RuleSet.builtInNames.map { (name: $0, folder: folder) } : []
+        if let config { files += config.rulesFiles.map { (name: $0, folder: config.folder) } }
+        if files.isEmpty, let config {
+            throw AuditError("\(RelativePath.from(folder, to: config.path)): built-in-rules is false and no rules file is named: no rule would run")
+        }
+        return files
     }
 
     /// Which text of a rules file the rules are read from.
@@ -155,18 +170,23 @@ public struct Audit {
     }
 
     static func rulesFiles(_ names: [String], from folder: String, version: RulesFileVersion) throws -> RuleSet {
-        let (merged, errors) = readRulesFiles(names, from: folder, version: version)
+        var read: Set<String> = []
+        let (merged, errors) = readRulesFiles(names, from: folder, version: version, alreadyRead: &read)
         if let error = RulesFileError.combining(errors) { throw error }
         return merged
     }
 
     /// The rules of the files that read well, and every mistake of every file (each file is read,
-    /// whatever the mistakes of those before it).
-    static func readRulesFiles(_ names: [String], from folder: String, version: RulesFileVersion) -> (RuleSet, [RulesFileError]) {
+    /// whatever the mistakes of those before it). A file whose resolved path is in `alreadyRead`
+    /// (named twice, here or before) is read once; the paths read are added to it.
+    static func readRulesFiles(_ names: [String], from folder: String, version: RulesFileVersion,
+                               alreadyRead: inout Set<String>) -> (RuleSet, [RulesFileError]) {
         var merged = RuleSet()
         var errors: [RulesFileError] = []
         for name in names {
             let path = name.hasPrefix("/") ? name : folder + "/" + name
+            let key = builtInNamed(name, path) ? "built-in:" + name : URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            guard alreadyRead.insert(key).inserted else { continue }
             let (ruleSet, mistakes): (RuleSet, [RulesFileError])
             if !name.contains("/"), !FileManager.default.fileExists(atPath: path), let builtIn = try? RuleSet.builtIn(named: name) {
                 (ruleSet, mistakes) = (builtIn, [])

@@ -33,20 +33,23 @@ public struct GateChanges {
     /// else the rule's `id:` line in its rules file (`texts`: the files' texts by absolute path).
     static func ruleChanges(old oldRules: RuleSet, new newRules: RuleSet, configPath: String?, texts: [String: String]) -> [Change] {
         var changes: [Change] = []
-        func place(of id: String, definedAt origin: String) -> (String, Int) {
+        func place(of id: String, definedAt origin: String, key: String) -> (String, Int) {
             if let configPath, let text = texts[configPath], let line = lineNumberIfPresent(of: id, in: text) { return (configPath, line) }
             let file = String(origin[..<(origin.lastIndex(of: ":") ?? origin.endIndex)])
-            if let text = texts[file] { return (file, lineNumberIfPresent(of: "id: \(id)", in: text) ?? lineNumber(of: id, in: text)) }
+            if let text = texts[file] {
+                guard let idLine = lineNumberIfPresent(of: "id: \(id)", in: text) else { return (file, lineNumber(of: id, in: text)) }
+                return (file, keyLine(key, ofRuleAt: idLine, in: text) ?? idLine)
+            }
             return (configPath ?? file, 1)
         }
         for rule in oldRules.rules {
             guard let now = newRules.rules.first(where: { $0.id == rule.id }) else {
-                let (file, line) = place(of: rule.id, definedAt: rule.origin)
+                let (file, line) = place(of: rule.id, definedAt: rule.origin, key: "enabled")
                 changes.append(Change(file: file, line: line, message: "the rule \(rule.id) is switched off"))
                 continue
             }
             if now.severity < rule.severity {
-                let (file, line) = place(of: rule.id, definedAt: now.origin)
+                let (file, line) = place(of: rule.id, definedAt: now.origin, key: "severity")
                 changes.append(Change(file: file, line: line, message: "the rule \(rule.id) is lowered from \(rule.severity.rawValue) to \(now.severity.rawValue)"))
             }
         }
@@ -111,6 +114,29 @@ public struct GateChanges {
             Change(file: path, line: lineNumber(of: entry.fingerprint, in: text),
                    message: "the baseline gains an entry: \(entry.ruleId) in \(entry.file) (\(entry.snippet))")
         }
+    }
+
+    /// The line (1-based) of `key:` in the rules-file rule whose `id:` is on line `idLine`: the rule's
+    /// lines are those of its list item (from its `- ` line to the next line as little indented).
+    static func keyLine(_ key: String, ofRuleAt idLine: Int, in text: String) -> Int? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard idLine >= 1, idLine <= lines.count else { return nil }
+        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " } || line.drop { $0 == " " }.hasPrefix("#") }
+        // The item's dash: the id line itself (`- id:`), else the nearest line above that starts one.
+        var start = idLine - 1
+        while start > 0, !lines[start].drop(while: { $0 == " " }).hasPrefix("- ") { start -= 1 }
+        let itemIndent = indent(lines[start])
+        // The item's own keys are as indented as its first one (after the dash); deeper ones are not its.
+        let keyIndent = itemIndent + 1 + lines[start].dropFirst(itemIndent + 1).prefix { $0 == " " }.count
+        var index = start
+        repeat {
+            let line = lines[index]
+            let body = line.dropFirst(keyIndent)
+            if index == start || indent(line) == keyIndent, body.hasPrefix("\(key):") { return index + 1 }
+            index += 1
+        } while index < lines.count && (isBlank(lines[index]) || indent(lines[index]) > itemIndent)
+        return nil
     }
 
     /// The first line (1-based) holding `word`, or 1.

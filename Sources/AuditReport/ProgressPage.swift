@@ -64,7 +64,7 @@ public enum ProgressPage {
         let others = totals.dropFirst(palette.count)
         if !others.isEmpty {
             let counts = history.samples.indices.map { index in others.reduce(0) { $0 + $1.1[index] } }
-            layers.append((name: "\(others.count) other rules", colour: otherColour, counts: counts))
+            layers.append((name: counted(others.count, "other rule"), colour: otherColour, counts: counts))
         }
         return layers
     }

@@ -172,6 +172,33 @@ public struct YAMLReader {
         return mark.line > lastLine
     }
 
+    /// The message for an unknown key: the closest known keys first ("did you mean"), when one is
+    /// a plausible typo (at most a third of the name's letters apart), then every known key.
+    static func unknownKey(_ name: String, in what: String, allowed: Set<String>) -> String {
+        let known = allowed.sorted()
+        let distances = known.map { (key: $0, distance: editDistance(name, $0)) }
+        let best = distances.map(\.distance).min() ?? .max
+        let close = best <= max(1, name.count / 3) ? distances.filter { $0.distance == best }.map { "'\($0.key)'" } : []
+        let guess = close.isEmpty ? "" : "; did you mean \(close.joined(separator: " or "))?"
+        return "unknown key '\(name)' in \(what)\(guess) (known keys: \(known.joined(separator: ", ")))"
+    }
+
+    /// Levenshtein distance between two strings, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+
     /// A mapping whose keys are all among `allowed`; unknown keys are errors (a typo must not be ignored).
     public func mapping(_ node: Node, _ what: String, allowed: Set<String>) throws -> [String: Node] {
         guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping (key: value lines)") }
@@ -179,8 +206,7 @@ public struct YAMLReader {
         for (key, value) in mapping {
             guard let name = key.scalar?.string else { throw error(key, "\(what) has a key that is not a plain word") }
             guard allowed.contains(name) else {
-                let known = allowed.sorted().joined(separator: ", ")
-                throw error(key, "unknown key '\(name)' in \(what) (known keys: \(known))")
+                throw error(key, Self.unknownKey(name, in: what, allowed: allowed))
             }
             guard result[name] == nil else { throw error(key, "key '\(name)' appears twice in \(what)") }
             result[name] = value
@@ -199,7 +225,7 @@ public struct YAMLReader {
                 continue
             }
             guard allowed.contains(name) else {
-                errors.append(error(key, "unknown key '\(name)' in \(what) (known keys: \(allowed.sorted().joined(separator: ", ")))"))
+                errors.append(error(key, Self.unknownKey(name, in: what, allowed: allowed)))
                 continue
             }
             guard result[name] == nil else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audit
+import AuditBaseline
 import AuditProject
 import AuditRules
 import AuditScan
@@ -87,8 +88,9 @@ struct RulesTest: ParsableCommand {
         findings in `before` must all have that fix class). Then every rule of the
         file runs on each `match` example together, as a scan runs them (one finding per piece of code):
         a rule whose own example another rule reports instead fails, and a rule that reports its example
-        over others that match it too prints an OVERLAP line (not a failure). Without FILE, the built-in
-        files' examples run.
+        over others that match it too prints an OVERLAP line (not a failure). Without FILE, the rules
+        files a scan here would read are tested, as .loadaudit.yml chooses them: the built-in files
+        (unless built-in-rules: false), then the configuration's rules files.
 
         EXAMPLES
           loadaudit rules test design-system.yml
@@ -101,11 +103,20 @@ struct RulesTest: ParsableCommand {
 
     func run() throws {
         let terminal = CurrentTerminal.terminal
-        let names = files.isEmpty ? RuleSet.builtInNames : files
+        let names: [(name: String, folder: String)]
+        if files.isEmpty {
+            do { names = try Audit.rulesFilesToTest(from: terminal.currentDirectory) } catch let error as RulesFileError {
+                throw CommandFailure(message: error.shown(from: terminal.currentDirectory))
+            }
+        } else {
+            names = files.map { (name: $0, folder: terminal.currentDirectory) }
+        }
+        // The configuration's files are named from the current folder, as given files are.
+        let shownName = { (name: String) in name.hasPrefix("/") && !files.contains(name) ? RelativePath.from(terminal.currentDirectory, to: name) : name }
         var failed = false
-        for name in names {
+        for (name, folder) in names {
             let ruleSet: RuleSet
-            do { ruleSet = try Audit.rulesFiles([name], from: terminal.currentDirectory) } catch let error as RulesFileError {
+            do { ruleSet = try Audit.rulesFiles([name], from: folder) } catch let error as RulesFileError {
                 throw CommandFailure(message: error.shown(from: terminal.currentDirectory))
             }
             let outcome = try RuleExampleChecks.run(ruleSet)
@@ -122,7 +133,7 @@ struct RulesTest: ParsableCommand {
             let rules = ruleSet.rules.count
             let without = rules - outcome.rulesWithExamples
             let verdict = outcome.failures.isEmpty ? "all pass" : "\(outcome.failures.count) failed"
-            terminal.write("\(name): \(outcome.checks) checks of \(outcome.rulesWithExamples) rules: \(verdict)"
+            terminal.write("\(shownName(name)): \(outcome.checks) checks of \(outcome.rulesWithExamples) rules: \(verdict)"
                            + (without > 0 ? " (\(without) of \(rules) rules have no examples)" : "") + "\n")
         }
         if failed { throw ExitCode(ExitStatus.findings.rawValue) }

@@ -52,4 +52,19 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(flatPage.contains("projection: none left"))
         XCTAssertTrue(flatPage.contains(">no progress</span>"), flatPage)
     }
+
+    func testTheLegendCountsTheOtherRulesInEnglish() {
+        let context = F.plainContext(findings: [])
+        // Eight rules with findings: seven colours, then one rule left for the "other" layer.
+        let rules = (1...8).map { "rule-\($0)" }
+        func sample(_ date: String) -> ProgressHistory.Sample {
+            ProgressHistory.Sample(commit: String(repeating: date.last!, count: 40), date: date, files: 3,
+                                   findingsByRule: Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, 10 - $0) }),
+                                   findingsByFolder: ["App": 52], adoption: [:], incomplete: [])
+        }
+        let history = ProgressHistory(path: ".", every: "weekly", rules: rules, newComponents: [], samples: [sample("2026-01-05"), sample("2026-01-12")])
+        let page = ProgressPage.render(history, current: context)
+        XCTAssertTrue(page.contains("</span>1 other rule (3)</li>"), page)
+        XCTAssertFalse(page.contains("1 other rules"))
+    }
 }

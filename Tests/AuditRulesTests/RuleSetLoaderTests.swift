@@ -54,6 +54,26 @@ final class RuleSetLoaderTests: XCTestCase {
     }
 
     /// Every mistake names the file, the line and what is wrong.
+    func testAnUnknownKeyNamesTheClosestKeyFirst() {
+        let yaml = """
+        version: 1
+        rules:
+          - id: old-toast
+            component: OldToast
+            replacment-module: Notices
+            message: Use Toast.
+        """
+        XCTAssertThrowsError(try RuleSet.load(text: yaml, file: "team.yml")) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("team.yml:5:5: unknown key 'replacment-module' in a rule; did you mean 'replacement-module'? (known keys: "), message)
+        }
+        XCTAssertEqual(YAMLReader.unknownKey("colour", in: "the rules file", allowed: ["rules", "title"]),
+                       "unknown key 'colour' in the rules file (known keys: rules, title)", "no guess when nothing is close")
+        XCTAssertEqual(YAMLReader.editDistance("replacment-module", "replacement-module"), 1)
+        XCTAssertEqual(YAMLReader.editDistance("", "abc"), 3)
+        XCTAssertEqual(YAMLReader.editDistance("kitten", "sitting"), 3)
+    }
+
     func testMalformedRulesFilesGiveLocatedErrors() {
         let header = "version: 1\nrules:\n"
         let cases: [(yaml: String, line: Int, fragment: String)] = [

@@ -75,4 +75,41 @@ final class ConfigMistakeTests: XCTestCase {
 
             """)
     }
+
+    /// rules/README's advice, the team file named in `.loadaudit.yml` and again with `--rules`
+    /// (written another way): one file, read once, not its every rule "already defined".
+    func testTheSameRulesFileNamedTwiceIsReadOnce() throws {
+        let rule = { (id: String, component: String) in "  - id: \(id)\n    component: \(component)\n    message: m\n" }
+        let tree = try project(config: "built-in-rules: false\nrules: [rules/team.yml]\n")
+        try tree.write("rules/team.yml", "version: 1\nrules:\n" + rule("old-badge", "OldBadge") + rule("old-spinner", "ProgressView"))
+        for named in ["rules/team.yml", "./rules/../rules/team.yml", tree.path + "/rules/team.yml"] {
+            let run = CLIRun(["scan", "--rules", named, "--format", "json", "."], in: tree.path)
+            XCTAssertEqual(run.status, 1, "\(named): \(run.errors)")
+            XCTAssertEqual(run.errors, "", named)
+            XCTAssertTrue(run.output.contains("\"filesScanned\" : 3"), run.output)
+        }
+        let listed = CLIRun(["rules", "--rules", "rules/team.yml"], in: tree.path)
+        XCTAssertEqual(listed.status, 0, listed.errors)
+    }
+
+    /// `rules test` without a file tests the rules a scan here would run: `built-in-rules: false`
+    /// leaves the built-in files out, and the configuration's rules files are tested.
+    func testRulesTestWithoutAFileHonoursTheConfiguration() throws {
+        let team = "version: 1\nrules:\n  - id: old-badge\n    component: OldBadge\n    message: m\n    examples:\n      match:\n        - 'let b = ↓OldBadge()'\n"
+        let tree = try project(config: "built-in-rules: false\nrules: [rules/team.yml]\n")
+        try tree.write("rules/team.yml", team)
+        let run = CLIRun(["rules", "test"], in: tree.path)
+        XCTAssertEqual(run.status, 0, run.output + run.errors)
+        XCTAssertTrue(run.output.hasPrefix("rules/team.yml: ") && run.output.hasSuffix(" checks of 1 rules: all pass\n"), run.output)
+        XCTAssertEqual(run.output.split(separator: "\n").count, 1, "no built-in file tested: \(run.output)")
+        let none = try project(config: "built-in-rules: false\n")
+        let empty = CLIRun(["rules", "test"], in: none.path)
+        XCTAssertEqual(empty.status, 2)
+        XCTAssertEqual(empty.errors, "loadaudit: error: .loadaudit.yml: built-in-rules is false and no rules file is named: no rule would run\n")
+        let both = try project(config: "rules: [rules/team.yml]\n")
+        try both.write("rules/team.yml", team)
+        let withBuiltIn = CLIRun(["rules", "test"], in: both.path)
+        XCTAssertTrue(withBuiltIn.output.contains("\nrules/team.yml: "), withBuiltIn.output)
+        XCTAssertTrue(withBuiltIn.output.hasPrefix("loading-migration: "), withBuiltIn.output)
+    }
 }

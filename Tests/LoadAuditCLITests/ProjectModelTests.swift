@@ -134,7 +134,8 @@ final class ProjectModelTests: XCTestCase {
         let run = CLIRun(["scan", "--diff-base", "HEAD~1", "--format", "json", "."], in: tree.path)
         XCTAssertEqual(run.status, 1, run.output + run.errors)
         let weakened = try findings(run).filter { $0.contains("gate-weakened") }
-        let hudLine = rules.components(separatedBy: "\n").firstIndex(of: "  - id: legacy-hud")! + 1
+        // The switched-off rule is shown at its `enabled: false` line (the line that does it), not at its `id:`.
+        let hudLine = rules.components(separatedBy: "\n").firstIndex(of: "    enabled: false")! + 1
         let cardLine = rules.components(separatedBy: "\n").firstIndex(of: "  - id: legacy-card-style")! + 1
         XCTAssertEqual(weakened, ["ledger-migration.yml:\(hudLine) gate-weakened manual", "ledger-migration.yml:\(cardLine) gate-weakened manual"])
         let text = CLIRun(["scan", "--diff-base", "HEAD~1", "."], in: tree.path).output
