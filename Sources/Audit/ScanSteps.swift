@@ -217,7 +217,10 @@ extension Audit {
         let failOn = request.failOn ?? config?.failOn.map { $0.map { FailOn(rawValue: $0.rawValue) ?? .warning } ?? .never } ?? .warning
         let failingNew = failOn.threshold.map { limit in result.newFindings.contains { $0.severity >= limit } } ?? false
         let weakened = result.findings.contains { $0.ruleId == GateChanges.ruleId }
-        return failingNew || weakened || (request.strictBaseline && !result.staleEntries.isEmpty)
+        // A Swift file that could not be judged (unreadable, not UTF-8) fails the gate wherever the
+        // gate can fail at all: a new use in it would otherwise pass with a warning nobody reads.
+        let unjudged = failOn.threshold != nil && result.problems.contains { $0.kind.leavesSourceUnjudged }
+        return failingNew || weakened || unjudged || (request.strictBaseline && !result.staleEntries.isEmpty)
     }
 }
 

@@ -223,6 +223,11 @@ public struct FileProblem: Hashable, Sendable {
         case syntaxError = "syntax-error"
         case symlinkLoop = "symlink-loop"
         case tooLarge = "too-large"
+
+        /// A Swift source file the scan could not judge at all (it cannot be read, or is not UTF-8):
+        /// a new use in it would pass unseen, so the gate fails on it. A binary or over-64 MB file
+        /// is not source a person writes; a syntax error or a symbolic link loop leaves the rest judged.
+        public var leavesSourceUnjudged: Bool { self == .unreadable || self == .notUTF8 }
     }
 
     public let file: String

@@ -23,6 +23,11 @@ public enum GitHubReport {
             if let replacement = finding.replacement { message += "\nReplace with: \(replacement) (\(finding.fix.rawValue) fix)" }
             output += "::\(command) \(properties)::\(data(message))\n"
         }
+        // A Swift file the scan could not judge fails the gate: the annotation says which and why.
+        for problem in context.result.problems where problem.kind.leavesSourceUnjudged {
+            let properties = "file=\(property(problem.file)),title=\(property("loadaudit could not read the file"))"
+            output += "::error \(properties)::\(data("\(problem.detail): the file was not scanned, so a deprecated use in it would pass unseen"))\n"
+        }
         return output
     }
 

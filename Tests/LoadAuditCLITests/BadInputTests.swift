@@ -62,6 +62,13 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(findings.compactMap { $0["file"] as? String }, ["Good.swift"], "a skipped file has no findings")
         let problems = try XCTUnwrap(report["problems"] as? [[String: Any]])
         XCTAssertEqual(problems.compactMap { $0["kind"] as? String }, ["not-utf8"], "the JSON report lists it as a problem")
+        // Alone, with nothing else to report, it still fails the gate, and GitHub shows it on the file.
+        try FileManager.default.removeItem(at: tree.url.appendingPathComponent("Good.swift"))
+        try tree.write("Clean.swift", Data("import SwiftUI\nstruct Clean: View { var body: some View { Text(\"Hi\") } }\n".utf8))
+        let gate = CLIRun(["scan", "--format", "github", "."], in: tree.path)
+        XCTAssertEqual(gate.status, 1, "a file the gate cannot read fails it")
+        XCTAssertEqual(gate.output, "::error file=Latin1.swift,title=loadaudit could not read the file::not valid UTF-8 (first bad byte at offset 27): skipped: the file was not scanned, so a deprecated use in it would pass unseen\n")
+        XCTAssertEqual(CLIRun(["scan", "--fail-on", "never", "."], in: tree.path).status, 0, "--fail-on never lets it pass")
         // fix leaves it alone too.
         let before = try Data(contentsOf: tree.url.appendingPathComponent("Latin1.swift"))
         XCTAssertEqual(CLIRun(["fix", "."], in: tree.path).status, 0)
