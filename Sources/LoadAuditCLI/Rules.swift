@@ -84,7 +84,8 @@ struct RulesTest: ParsableCommand {
         Each rule runs alone on each of its examples. A `match` example must give a finding at each ↓
         and nowhere else, also after a line of non-ASCII text, and none when the same code is in comments
         or in a string literal; a `no-match` example must give none; a `fix` example's `before` must
-        become its `after` exactly, and fixing `after` again must change nothing (with a `class`, the
+        become its `after` exactly (the imports the fix adds left out; `imports: [X]` checks them), and
+        fixing `after` again must change nothing (with a `class`, the
         findings in `before` must all have that fix class). Then every rule of the
         file runs on each `match` example together, as a scan runs them (one finding per piece of code):
         a rule whose own example another rule reports instead fails, and a rule that reports its example
