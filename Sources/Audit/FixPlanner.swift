@@ -134,8 +134,16 @@ public struct FixPlanner {
                 }
             }
             let applied = AppliedEdits(passes)
+            // Where each finding left was before the fix: the scan's own finding of the same rule and
+            // message nearest to where the rewrite maps it (a label inside a rewritten call keeps the
+            // label's place, not the rewrite's start); else that mapped place.
+            var unplaced = findings
             let placed = left.map { finding in
                 let offset = applied.originalOffset(of: finding.start.byteOffset)
+                let same = unplaced.indices.filter { unplaced[$0].ruleId == finding.ruleId && unplaced[$0].message == finding.message }
+                if let nearest = same.min(by: { abs(unplaced[$0].start.byteOffset - offset) < abs(unplaced[$1].start.byteOffset - offset) }) {
+                    return Left(finding: finding, startAsFound: unplaced.remove(at: nearest).start)
+                }
                 let position = source.position(ofByte: offset)
                 return Left(finding: finding, startAsFound: SourcePoint(line: position.line, column: position.column, byteOffset: offset))
             }

@@ -333,4 +333,16 @@ final class AdoptingTeamTests: XCTestCase {
         let after = CLIRun(["scan", "--format", "json", "V.swift"], in: tree.path)
         XCTAssertTrue(after.output.contains("\"line\" : 5,"), after.output)
     }
+
+    /// A finding inside a call the fix rewrites (the label of `ProgressView("Restoring progress…")`,
+    /// which `loading-label-style` reports) is listed by a dry run where the scan reports it, not at
+    /// the start of the rewrite.
+    func testADryRunListsAFindingInsideARewrittenCallWhereTheScanReportsIt() throws {
+        let text = "import SwiftUI\n\nstruct V: View {\n    var body: some View {\n        ProgressView(\"Restoring progress…\")\n    }\n}\n"
+        let tree = try TemporaryTree(["V.swift": text])
+        let scan = CLIRun(["scan", "--format", "xcode", "V.swift"], in: tree.path)
+        XCTAssertTrue(scan.output.contains("V.swift:5:22: note: A loading label"), scan.output)
+        let dryRun = CLIRun(["fix", "--dry-run", "V.swift"], in: tree.path)
+        XCTAssertTrue(dryRun.errors.contains("1 manual finding left for a person:\n  V.swift:5:22: A loading label"), dryRun.errors)
+    }
 }
