@@ -65,6 +65,7 @@ final class SingleFileScanTests: XCTestCase {
             var isDirectory: ObjCBool = false
             return !name.hasPrefix("expected") && FileManager.default.fileExists(atPath: Repository.root.appendingPathComponent("fixtures/\(name)").path, isDirectory: &isDirectory)
                 && isDirectory.boolValue
+                && (FileManager.default.subpaths(atPath: Repository.root.appendingPathComponent("fixtures/\(name)").path) ?? []).contains { $0.hasSuffix(".swift") }
         }.sorted()
         XCTAssertTrue(fixtures.contains("TripPlanner"))
         for fixture in fixtures {
