@@ -25,25 +25,9 @@ extension FixPlanner {
             var names: Set<String> = [name]
             for (symbol, declarations) in model.declarations where declarations.contains(where: { $0.module == module }) { names.insert(symbol) }
             let rest = Array(bytes[..<range.lowerBound]) + Array(bytes[range.upperBound...])
-            guard Self.words(of: rest).isDisjoint(with: names) else { continue }
+            guard SwiftWords.words(in: rest).isDisjoint(with: names) else { continue }
             removals.append(TextEdit(range: LineRemoval.wholeLineIfAlone(range, in: bytes), text: ""))
         }
         return removals
-    }
-
-    /// Every identifier-like word of the text (code, comments and strings: a word anywhere keeps the import).
-    static func words(of bytes: [UInt8]) -> Set<String> {
-        func isWordByte(_ byte: UInt8) -> Bool { ByteClass.of(byte).contains(.name) }
-        var words = Set<String>()
-        var start: Int?
-        for index in 0...bytes.count {
-            let inWord = index < bytes.count && isWordByte(bytes[index])
-            if inWord, start == nil { start = index }
-            if !inWord, let from = start {
-                words.insert(String(decoding: bytes[from..<index], as: UTF8.self))
-                start = nil
-            }
-        }
-        return words
     }
 }

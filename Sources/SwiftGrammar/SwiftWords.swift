@@ -16,4 +16,20 @@ public enum SwiftWords {
     public static func isAllNameBytes<Bytes: Collection>(_ text: Bytes) -> Bool where Bytes.Element == UInt8 {
         !text.isEmpty && text.allSatisfy { ByteClass.of($0).contains(.name) }
     }
+
+    /// Every run of name bytes in `bytes` (code, comments and strings alike), as text: what a file
+    /// names anywhere, for a check that must err towards "still named" (the fix's import removal).
+    public static func words(in bytes: [UInt8]) -> Set<String> {
+        var words = Set<String>()
+        var start: Int?
+        for index in 0...bytes.count {
+            let inWord = index < bytes.count && ByteClass.of(bytes[index]).contains(.name)
+            if inWord, start == nil { start = index }
+            if !inWord, let from = start {
+                words.insert(String(decoding: bytes[from..<index], as: UTF8.self))
+                start = nil
+            }
+        }
+        return words
+    }
 }
