@@ -74,11 +74,15 @@ let package = Package(
             dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
                            "AuditProgress", "AuditGit", "SwiftGrammar", "TreeSitter"]
         ),
+        // `loadaudit lsp`: the Language Server Protocol (framing, lifecycle, documents, diagnostics,
+        // code actions) over Audit.
+        .target(name: "LanguageServer", dependencies: ["Audit", "AuditModel"]),
         // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
                 "Audit", "AuditModel", "AuditProject", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "TreeSitter",
+                "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

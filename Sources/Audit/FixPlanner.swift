@@ -14,6 +14,9 @@ public struct FixPlanner {
         public var classes: Set<FixClass>
         /// Nested usages need one pass per level; a rewrite that never settles is refused.
         public var maximumPasses: Int
+        /// Only the findings it accepts are applied (one finding's quick fix in an editor); nil: all
+        /// of the classes.
+        public var selects: (@Sendable (Finding) -> Bool)?
 
         public init(classes: Set<FixClass> = [.safe], maximumPasses: Int = 8) {
             self.classes = classes
@@ -106,7 +109,7 @@ public struct FixPlanner {
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {
-        options.classes.contains(finding.fix) && !finding.edits.isEmpty
+        options.classes.contains(finding.fix) && !finding.edits.isEmpty && (options.selects?(finding) ?? true)
     }
 
     /// Rewrites one file in memory, pass after pass, checking each pass re-parses with no new error.
