@@ -193,6 +193,9 @@ extension LanguageServer {
         if let known = audits[key] { return known }
         var setup = AuditSetup(currentDirectory: folder, toolVersion: toolVersion)
         setup.allowsEmpty = true
+        // The project's other files are read for their facts at every judgement: their analyses are
+        // kept (by content) in the server's own folder, so that only the changed buffer is parsed again.
+        setup.cacheFolder = standInFolder + "/cache"
         setup.jobs = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
         let made: Result<Audit, AuditError>
         do {
