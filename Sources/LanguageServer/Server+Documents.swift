@@ -53,9 +53,11 @@ extension LanguageServer {
         if path.hasSuffix(".yml") || path.hasSuffix(".yaml") {
             configurationChanged()
         } else if documents[uri]?.isSwift == true {
-            // The text on disk is the buffer's now: judged again (the project's facts may have changed).
-            documents[uri]!.judgedVersion = nil
-            schedule(uri)
+            // A file's declarations and imports are facts of the others: every open buffer is judged again.
+            for other in documents.keys where documents[other]!.isSwift {
+                documents[other]!.judgedVersion = nil
+                schedule(other)
+            }
         }
     }
 

@@ -217,6 +217,18 @@ class DiagnosticTests(LanguageServerTestCase):
         self.assertEqual(closed["diagnostics"], [])
 
 
+    def test_the_other_open_buffers_count_for_the_projects_facts(self):
+        # An unsaved buffer declares the project's own ProgressView: the other file's ProgressView() is that one.
+        own = os.path.join(self.project.root, "Sources/App/OwnProgress.swift")
+        write(own, "import SwiftUI\n")
+        self.client.initialize(self.project.root)
+        self.client.open(own, "import SwiftUI\n\nstruct ProgressView: View {\n    var body: some View { Text(\"busy\") }\n}\n")
+        self.client.diagnostics(own, version=1)
+        self.client.open(self.project.row, BUFFER)
+        diagnostics, _ = self.client.diagnostics(self.project.row, version=1)
+        self.assertEqual(sorted(d["code"] for d in diagnostics["diagnostics"]), ["card-shadow", "loading-dots", "old-badge"])
+
+
 class CodeActionTests(LanguageServerTestCase):
     def test_a_quick_fix_is_the_text_fix_writes_with_the_import_of_the_replacement_module(self):
         diagnostics = self.start()
