@@ -4,27 +4,27 @@ import Foundation
 /// `CODEOWNERS`, `docs/CODEOWNERS`; one pattern and its owners per line; the last matching line wins;
 /// a line GitHub would reject (a `!` negation, a `[...]` character range, an owner that is neither
 /// `@user`, `@org/team` nor an e-mail address) is skipped and reported with its line number.
-struct CodeOwners {
-    struct Rule {
-        let pattern: String
-        let regex: NSRegularExpression
-        let owners: [String]
+public struct CodeOwners {
+    public struct Rule {
+        public let pattern: String
+        public let regex: NSRegularExpression
+        public let owners: [String]
     }
 
-    let file: String
-    let rules: [Rule]
+    public let file: String
+    public let rules: [Rule]
     /// One line each: `CODEOWNERS:7: ...`, for lines skipped.
-    let problems: [String]
+    public let problems: [String]
 
     /// The CODEOWNERS file of the work tree at `top`, nil when there is none.
-    static func load(top: String) -> CodeOwners? {
+    public static func load(top: String) -> CodeOwners? {
         for candidate in [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] {
             if let text = try? String(contentsOfFile: top + "/" + candidate, encoding: .utf8) { return CodeOwners(text: text, file: candidate) }
         }
         return nil
     }
 
-    init(text: String, file: String) {
+    public init(text: String, file: String) {
         self.file = file
         var rules: [Rule] = []
         var problems: [String] = []
@@ -117,7 +117,7 @@ struct CodeOwners {
     }
 
     /// The owners of a repository-relative path: those of the last line that matches (none: unowned).
-    func owners(of path: String) -> [String]? {
+    public func owners(of path: String) -> [String]? {
         let range = NSRange(path.startIndex..., in: path)
         return rules.last { $0.regex.firstMatch(in: path, range: range) != nil }?.owners
     }
