@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "AuditProgress"),
         // What a repository's history and ownership say: the commits and samples `progress` reads, the
         // scope and grouping of a commit's files, CODEOWNERS. Shared by progress, fleet and fix --split-by.
-        .target(name: "AuditHistory", dependencies: ["AuditGit", "AuditProgress", "AuditProject"]),
+        .target(name: "AuditHistory", dependencies: ["AuditGit", "AuditProgress", "AuditProject", "AuditModel"]),
         .target(
             name: "Audit",
             dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "AuditGitTests", dependencies: ["AuditGit", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
-        .testTarget(name: "AuditHistoryTests", dependencies: ["AuditHistory"]),
+        .testTarget(name: "AuditHistoryTests", dependencies: ["AuditHistory", "AuditModel", "AuditConfig"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         // docs/architecture.md's module graph against the imports of Sources/ and this file.
         .testTarget(name: "ArchitectureTests"),
