@@ -71,9 +71,11 @@ extension Audit {
         func group(of file: FixPlanner.FileResult) -> (owner: String, name: String) {
             switch key {
             case .owner:
-                let owners = relative(file).flatMap { codeOwners?.owners(of: $0) } ?? []
-                if owners.isEmpty { return ("(no owner)", "unowned") }
-                return (owners.joined(separator: " "), owners.map { Self.fileNameSafe($0) }.joined(separator: "+"))
+                // A file outside the repository has no owner there.
+                guard let path = relative(file), let codeOwners, let owners = codeOwners.owners(of: path), !owners.isEmpty else {
+                    return (CodeOwners.noOwner, "unowned")
+                }
+                return (codeOwners.group(of: path), owners.map { Self.fileNameSafe($0) }.joined(separator: "+"))
             case .module:
                 guard let model = plan.model, let module = model.module(of: file.file) ?? model.module(containing: file.absolutePath) else {
                     return ("(no module)", "no-module")

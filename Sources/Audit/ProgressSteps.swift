@@ -137,10 +137,7 @@ extension Audit {
             sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context,
                                                    counted: counted, isReplacementModule: isReplacementModule)
             if let codeOwners {
-                sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
-                    let owners = codeOwners.owners(of: finding.file) ?? []
-                    counts[owners.isEmpty ? "(no owner)" : owners.joined(separator: " "), default: 0] += 1
-                }
+                sample.findingsByOwner = findings.reduce(into: [:]) { $0[codeOwners.group(of: $1.file), default: 0] += 1 }
             }
             if index == listings.count - 1 { headFindings = findings }
             return sample

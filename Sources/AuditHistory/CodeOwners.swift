@@ -84,6 +84,15 @@ public struct CodeOwners {
     }
 
     /// The owners of a repository-relative path: those of the last line that matches (none: unowned).
+    /// Who owns a path, as reports name the group: its owners joined by a space, `(no owner)` when
+    /// no line owns it or its line names no owner (`progress`'s findings by owner, `fix --split-by owner`).
+    public func group(of path: String) -> String {
+        let owners = owners(of: path) ?? []
+        return owners.isEmpty ? Self.noOwner : owners.joined(separator: " ")
+    }
+
+    public static let noOwner = "(no owner)"
+
     public func owners(of path: String) -> [String]? {
         rules.last { $0.glob.matches(path) }?.owners
     }
