@@ -44,8 +44,6 @@ extension Audit {
     }
 
     private func progress(_ request: ProgressRequest, in git: GitHistory) throws -> ProgressResult {
-        let commits = try git.commits(since: request.since)
-        let samples = git.samples(of: commits, every: request.every)
         // The files that decide the rules (.loadaudit.yml, its rules files): a change between two
         // samples is an event (the current rules still judge every sample).
         var ruleFiles = Set<String>()
@@ -58,30 +56,13 @@ extension Audit {
         let admits = { (path: String) in path.hasSuffix(".swift") && (self.config?.admits(git.top + "/" + path) ?? true) }
         // A file whose findings and uses are counted: admitted and under the scanned folder.
         let counted = { (path: String) in admits(path) && git.isInScope(path) }
-        // Each sample's tree listed once: its Swift files in scope of the configuration, and the blobs
-        // of the rules' files.
-        var listings: [(commit: GitHistory.Commit, files: [GitHistory.Entry])] = []
-        var ruleBlobs: [[String: String]] = []
-        var projectFolders: [ProjectFolders] = []
-        for commit in samples {
-            let files = try git.files(at: commit.id)
-            listings.append((commit, files.filter { admits($0.path) }))
-            projectFolders.append(ProjectFolders.fromPaths(files.map(\.path), root: git.top))
-            ruleBlobs.append(Dictionary(uniqueKeysWithValues: files.filter { ruleFilePaths.contains($0.path) }.map { ($0.path, $0.blob) }))
-        }
-        // The commits after each sample up to the next, with the file versions they changed in scope.
-        let position = Dictionary(uniqueKeysWithValues: commits.enumerated().map { ($1.id, $0) })
-        let between: [ArraySlice<GitHistory.Commit>] = samples.indices.map { index in
-            guard index > 0, let from = position[samples[index - 1].id], let to = position[samples[index].id] else { return [] }
-            return commits[(from + 1)...to]
-        }
-        let changedVersions = between.flatMap { $0.flatMap { commit in
-            commit.changes.filter { counted($0.path) }.flatMap { change in
-                [change.old, change.new].compactMap { $0.map { GitHistory.Entry(path: change.path, blob: $0) } }
-            }
-        } }
-        let versions = Set(listings.flatMap(\.files)).union(changedVersions)
-        let blobs = try git.contents(of: Set(versions.map(\.blob)))
+        // The samples' trees and the commits between them, read from git (AuditHistory).
+        let read = try HistorySamples(git, since: request.since, every: request.every, admits: admits, ruleFiles: ruleFilePaths)
+        let listings = read.samples.map { (commit: $0.commit, files: $0.files) }
+        let ruleBlobs = read.samples.map(\.ruleBlobs)
+        let projectFolders = read.samples.map(\.projectFolders)
+        let between = read.samples.map(\.between)
+        let versions = read.versions, blobs = read.blobs
         let analysed = analyse(versions, blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
         let replacementModules = ruleSet.replacementModules
