@@ -1,6 +1,7 @@
 // AuditHistory: what a repository's history and ownership say, for `progress`, `fleet` and
 // `fix --split-by owner`: which first-parent commits and samples to read (ProgressHistoryReading),
-// how often (ProgressEvery), which of a commit's files are in scope and how they are grouped, and who
+// how often (ProgressEvery), each sample's tree and the file versions to read (HistorySamples), which
+// of a commit's files are in scope and how they are grouped, and who
 // owns a path (CodeOwners). It reads git through AuditGit only, and must not scan, decide findings,
 // print or write: the Audit layer runs the scan at each sample and builds the `ProgressHistory`.
 
