@@ -1,5 +1,6 @@
 import AuditFix
 import AuditModel
+import AuditProject
 import AuditRules
 import AuditScan
 import Foundation
@@ -65,6 +66,8 @@ public struct FixPlanner {
         public let left: [Left]
         /// The findings left, in the rewritten text where a file changed.
         public var remaining: [Finding] { left.map(\.finding) }
+        /// The project model the scan judged the files in (their modules, for `fix --split-by module`).
+        public var model: ProjectModel?
     }
 
     public let scanner: ProjectScanner
@@ -105,7 +108,7 @@ public struct FixPlanner {
             results.append(result)
             left += leftInFile
         }
-        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) })
+        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) }, model: context.model)
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {
