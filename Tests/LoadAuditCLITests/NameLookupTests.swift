@@ -115,7 +115,7 @@ final class NameLookupTests: XCTestCase {
     /// A pattern rule without `module:` (SwiftUI's `NavigationView`) follows the same lookup: where the
     /// tree declares a view of the name (a back-deploy shim in CompatKit), a module with its own type
     /// of that name (ChromeKit's navigation bar) keeps it in its own files and as `ChromeKit.NavigationView`;
-    /// the shim's uses and the app's unqualified use are still found.
+    /// the shim's uses and the app's unqualified use are still found; a file importing both is told why.
     func testAPatternRuleFollowsTheSameLookup() throws {
         let tree = try TemporaryTree([
             "Package.swift": """
@@ -180,6 +180,18 @@ final class NameLookupTests: XCTestCase {
             }
 
             """,
+            "Sources/Ferry/DeparturesScreen.swift": """
+            import ChromeKit
+            import CompatKit
+            import SwiftUI
+
+            struct DeparturesScreen: View {
+                var body: some View {
+                    NavigationView { Text("Departures") }
+                }
+            }
+
+            """,
             "Sources/Ferry/PortsScreen.swift": """
             import CompatKit
             import SwiftUI
@@ -198,9 +210,13 @@ final class NameLookupTests: XCTestCase {
             "Sources/CompatKit/NavigationView.swift 10 18 navigation-view",
             "Sources/CompatKit/NavigationView.swift 11 23 navigation-view",
             "Sources/CompatKit/NavigationView.swift 11 40 navigation-view",
+            "Sources/Ferry/DeparturesScreen.swift 7 9 navigation-view",
             "Sources/Ferry/PortsScreen.swift 6 9 navigation-view",
             "Sources/Ferry/SailingsScreen.swift 9 19 navigation-view",
         ])
+        // A file that sees both (it would not build): kept, and the message says which two.
+        let text = CLIRun(["scan", "--no-config", "--rules", "swiftui-deprecations", "--rule", "navigation-view", "."], in: tree.path).output
+        XCTAssertTrue(text.contains("NavigationView is declared by CompatKit (a View) and by ChromeKit, both imported here: check which this is"), text)
         // The fix follows it: ChromeKit's bar is left alone.
         let fix = CLIRun(["fix", "--dry-run", "--unsafe", "--no-config", "--rules", "swiftui-deprecations", "--rule", "navigation-view", "."], in: tree.path)
         XCTAssertTrue(fix.output.contains("+        CompatKit.NavigationStack {"), fix.output)
