@@ -278,12 +278,8 @@ public struct RuleEngine: Sendable {
         var candidate = Candidate(finding: finding, moduleCheck: rule.module.flatMap { qualified ? nil : Candidate.ModuleCheck(module: $0, fileImports: facts.imports) },
                                   ruleMessage: rule.message, reasons: reasons)
         candidate.ruleModule = rule.module
-        if rule.module == nil {
-            // Whose the name is, by Swift's lookup, as for a component rule (RuleEngine+Lookup):
-            // `MapTiles.NavigationView` is MapTiles'; a module's own `NavigationView` shadows SwiftUI's.
-            candidate.looksUpHome = true
-            candidate.qualifier = written
-        }
+        // Whose the name is, by Swift's lookup as for a component rule (RuleEngine+Lookup): `Kit.NavigationView` is Kit's.
+        if rule.module == nil { (candidate.looksUpHome, candidate.qualifier) = (true, written) }
         candidate.replacementModules = settings.replacementModules
         return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
     }
