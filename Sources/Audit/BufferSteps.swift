@@ -37,6 +37,8 @@ extension Audit {
     public func judge(_ standIn: StandIn, openBuffers: OpenBuffers = OpenBuffers()) throws -> (ScanResult, [String]) {
         var audit = self
         audit.scanner.readsInstead.merge(openBuffers.texts) { current, _ in current }
+        // The judged text changes at every keystroke: its analysis is not worth keeping.
+        audit.scanner.uncached = [URL(fileURLWithPath: setup.absolute(standIn.name)).standardizedFileURL.path, standIn.file]
         return try audit.scanFindings([standIn.name], standIn: standIn)
     }
 

@@ -62,6 +62,22 @@ final class BufferStepsTests: XCTestCase {
         XCTAssertEqual(withOwn.findings.map(\.ruleId), [], "the open buffer's own ProgressView is the one used")
     }
 
+    /// With a cache, the project's other files are kept and the judged buffer is not (its text
+    /// changes at every keystroke).
+    func testTheJudgedBufferIsNotCachedAndTheOtherFilesAre() throws {
+        try write("Sources/Screen.swift", screen)
+        try write("Sources/Other.swift", "import SwiftUI\n\nlet other = ProgressView()\n")
+        try write("../\((folder as NSString).lastPathComponent)-buffers/screen-buffer.swift", screen)
+        var setup = AuditSetup(currentDirectory: folder, toolVersion: "test")
+        setup.cacheFolder = folder + "-buffers/cache"
+        let audit = try Audit(setup, paths: [folder + "/Sources/Screen.swift"])
+        let standIn = StandIn(file: folder + "-buffers/screen-buffer.swift", name: folder + "/Sources/Screen.swift")
+        let (judged, _) = try audit.judge(standIn)
+        XCTAssertEqual(judged.findings.count, 2)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder + "-buffers/cache").filter { $0.hasSuffix(".json") }
+        XCTAssertEqual(kept.count, 1, "Other.swift only: \(kept)")
+    }
+
     /// One finding's fix changes that finding alone; all safe fixes are what `fix` writes.
     func testOneFindingsFixAndTheSafeFixesOfABuffer() throws {
         try write("Sources/Screen.swift", "import SwiftUI\n")
