@@ -420,6 +420,12 @@ public struct ProjectModel: Sendable {
     }
 
     static func parent(of path: String) -> String {
+        // A path of ASCII bytes (nearly every one): its bytes are its characters, the last `/` found
+        // byte by byte. Other paths by characters (a `/` joined to a mark is no `/` there).
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+            return slash == path.utf8.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
+        }
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
     }
