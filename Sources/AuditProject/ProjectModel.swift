@@ -340,7 +340,24 @@ public struct ProjectModel: Sendable {
 
     /// The module a file would be in, by its absolute path (for a file the model was not built with).
     public func module(containing absolutePath: String) -> Int? {
-        var folder = Self.parent(of: absolutePath)
+        module(inFolder: Self.parent(of: absolutePath))
+    }
+
+    /// `module(containing:)` of each path, each folder looked up once (the scan's follow-up asks it
+    /// of every file left for later: thousands of files in a few hundred folders).
+    public func modules(containing absolutePaths: [String]) -> [Int?] {
+        var byFolder: [String: Int?] = [:]
+        return absolutePaths.map { path in
+            let folder = Self.parent(of: path)
+            if let known = byFolder[folder] { return known }
+            let module = module(inFolder: folder)
+            byFolder[folder] = .some(module)
+            return module
+        }
+    }
+
+    private func module(inFolder start: String) -> Int? {
+        var folder = start
         while !folder.isEmpty {
             if let module = moduleAtFolder[folder] { return module }
             folder = Self.parent(of: folder)
@@ -403,6 +420,12 @@ public struct ProjectModel: Sendable {
     }
 
     static func parent(of path: String) -> String {
+        // A path of ASCII bytes (nearly every one): its bytes are its characters, the last `/` found
+        // byte by byte. Other paths by characters (a `/` joined to a mark is no `/` there).
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+            return slash == path.utf8.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
+        }
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
     }

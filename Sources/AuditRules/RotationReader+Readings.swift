@@ -77,28 +77,62 @@ extension RotationReader {
 
     /// Whether an initializer chooses the state it makes by a condition (an `if`, `guard`, `switch` or
     /// ternary) and sets it (to `self` or a stored member) in two or more places, or once to a choice.
+    /// Every type's initializers are asked: the walk compares grammar symbol numbers, not names.
     static func choosesState(_ initializer: Node) -> Bool {
         guard let body = initializer.child(byField: SwiftField.body) ?? initializer.namedChildren.last(where: { $0.type == SwiftNodeType.functionBody }) else { return false }
+        let parts = Self.choiceParts
         var branches = false
         var sets = 0
         body.walk { node in
-            switch node.type {
-            case SwiftNodeType.ifStatement, SwiftNodeType.guardStatement, SwiftNodeType.switchStatement, SwiftNodeType.ternaryExpression:
+            let symbol = node.symbol
+            // Above the grammar's numbers: an ERROR node, not read further.
+            guard symbol < parts.count else { return !node.isError }
+            switch parts[symbol] {
+            case .branch:
                 branches = true
-            case SwiftNodeType.assignment:
+            case .assignment:
                 if let result = node.child(byField: SwiftField.result), [SwiftNodeType.ternaryExpression, SwiftNodeType.switchStatement, SwiftNodeType.ifStatement].contains(result.type) {
                     sets += 2
                 } else {
                     sets += 1
                 }
-            case SwiftNodeType.lambdaLiteral:
+            case .closure:
                 return false
-            default:
+            case .other:
                 break
             }
-            return !node.isError
+            return true
         }
         return branches && sets >= 2
+    }
+
+    /// What each node kind is to `choosesState`, by the grammar's number for it.
+    private enum ChoicePart { case branch, assignment, closure, other }
+
+    private static let choiceParts: [ChoicePart] = {
+        var parts = [ChoicePart](repeating: .other, count: Language.swift.symbolCount)
+        let named: [(String, ChoicePart)] = [
+            (SwiftNodeType.ifStatement, .branch), (SwiftNodeType.guardStatement, .branch), (SwiftNodeType.switchStatement, .branch),
+            (SwiftNodeType.ternaryExpression, .branch), (SwiftNodeType.assignment, .assignment), (SwiftNodeType.lambdaLiteral, .closure),
+        ]
+        for (name, part) in named { for symbol in Language.swift.symbols(named: name) { parts[symbol] = part } }
+        return parts
+    }()
+
+    /// Whether a type's body declares an initializer that `choosesState` (its members read in place,
+    /// without a list of them).
+    static func hasChoosingInit(_ body: Node) -> Bool {
+        var chooses = false
+        var isBody = true
+        body.walk { node in
+            if isBody {
+                isBody = false
+                return true
+            }
+            if !chooses, node.isNamed, node.type == SwiftNodeType.initDeclaration, choosesState(node) { chooses = true }
+            return false
+        }
+        return chooses
     }
 
     /// Calls that show their first argument as text: localization wrappers.

@@ -147,7 +147,7 @@ struct RotationReader {
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
         if let body = node.child(byField: SwiftField.body) {
             if type.isEnum { type.cases = RotationReader.enumCases(in: body) }
-            type.initChooses = body.namedChildren.contains { $0.type == SwiftNodeType.initDeclaration && Self.choosesState($0) }
+            type.initChooses = Self.hasChoosingInit(body)
         }
         typeIndex[node.startByte] = facts.types.count
         facts.types.append(type)
@@ -288,9 +288,35 @@ struct RotationReader {
 
     private mutating func addDisplay(_ node: Node, shown: RotationFacts.ValueShape, path: [Node], name: String) {
         let end = node.endPosition
-        let snippet = node.tree.source.text(node.byteRange).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         facts.displays.append(RotationFacts.Display(
             place: place(name, node), endLine: end.line, endColumn: end.column, startByte: node.startByte, endByte: node.endByte,
-            shown: shown, context: context(path), scope: SwiftDeclarations.scopePath(ancestors: path.reversed()), snippet: String(snippet.prefix(120))))
+            shown: shown, context: context(path), scope: SwiftDeclarations.scopePath(ancestors: path.reversed()), snippet: Self.snippet(node.tree.source.bytes[node.byteRange.clamped(to: 0..<node.tree.source.bytes.count)])))
+    }
+
+    /// The first 120 characters of a display's code with every run of blanks made one space. Plain
+    /// ASCII is squeezed byte by byte and only as far as the 120 characters go (a byte is a
+    /// character there, `\r\n` aside, a blank either way); code with other bytes before that point
+    /// is squeezed as text, whole.
+    static func snippet(_ bytes: ArraySlice<UInt8>) -> String {
+        var squeezed: [UInt8] = []
+        squeezed.reserveCapacity(122)
+        var blank = false
+        for byte in bytes {
+            if byte >= 0x80 { return textSnippet(String(decoding: bytes, as: UTF8.self)) }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                blank = !squeezed.isEmpty
+                continue
+            }
+            if blank { squeezed.append(0x20) }
+            blank = false
+            squeezed.append(byte)
+            // Two characters more than shown: the 120th is whole.
+            if squeezed.count > 121 { break }
+        }
+        return String(decoding: squeezed.prefix(120), as: UTF8.self)
+    }
+
+    static func textSnippet(_ text: String) -> String {
+        String(text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").prefix(120))
     }
 }

@@ -37,6 +37,7 @@ public struct RuleEngine: Sendable {
             }
         }
         self.rulesByComponent = rulesByComponent
+        usageRuleIds = Set(ruleSet.rules.filter { $0.kind == .component || $0.kind == .pattern }.map(\.id))
         self.rotatingRules = rotatingRules
         self.labelRules = labelRules
         self.precedence = precedence
@@ -322,10 +323,8 @@ public struct RuleEngine: Sendable {
     }
 
     /// The rules whose findings are uses of an old API (component and pattern rules): a safe fix
-    /// around one it leaves would wrap old code in new.
-    var usageRuleIds: Set<String> {
-        Set(ruleSet.rules.filter { $0.kind == .component || $0.kind == .pattern }.map(\.id))
-    }
+    /// around one it leaves would wrap old code in new. Made once (every file's resolve asks).
+    let usageRuleIds: Set<String>
 
     /// `resolve`, with the findings left out because another rule reports the same code (before
     /// suppressions: the code is reported once, and a suppression of that finding silences it).

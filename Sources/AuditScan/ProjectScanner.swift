@@ -214,8 +214,9 @@ public struct ProjectScanner {
         }
         var followUps: [String: FileSelector.FollowUp] = [:]
         var asked: [(index: Int, followUp: FileSelector.FollowUp)] = []
-        for index in later {
-            guard let module = model.module(containing: files[index].absolutePath) else { continue }
+        let laterModules = model.modules(containing: later.map { files[$0].absolutePath })
+        for (index, module) in zip(later, laterModules) {
+            guard let module else { continue }
             let workspace = model.modules[module].workspace
             let followUp = followUps[workspace] ?? FileSelector.FollowUp(links.byWorkspace[workspace] ?? [])
             followUps[workspace] = followUp

@@ -48,14 +48,36 @@ public struct SwiftFileFacts {
         }
     }
 
-    /// Whether `offset` is inside a `#if` ... `#endif` (by the lines before it that start with one).
-    static func isInsideConditional(_ offset: Int, in bytes: [UInt8]) -> Bool {
-        var depth = 0
-        for line in bytes[..<offset].split(separator: UInt8(ascii: "\n")) {
-            let text = String(decoding: line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }, as: UTF8.self)
-            if text.hasPrefix("#if") { depth += 1 } else if text.hasPrefix("#endif") { depth = max(0, depth - 1) }
+    /// Whether an offset is inside a `#if` ... `#endif` (by the lines before it that start with one,
+    /// after spaces and tabs). Asked of offsets in increasing order (the top-level imports), it reads
+    /// each line once; a line is decoded only when its bytes start with `#if` or `#endif`, and then
+    /// judged as text, as a whole `String`'s `hasPrefix` does.
+    struct ConditionalDepth {
+        let bytes: [UInt8]
+        /// The lines before `lineStart` are counted in `depth`.
+        private var lineStart = 0
+        private var depth = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func isInside(_ offset: Int) -> Bool {
+            if offset < lineStart { (lineStart, depth) = (0, 0) }
+            while let newline = bytes[lineStart..<offset].firstIndex(of: UInt8(ascii: "\n")) {
+                depth = Self.counted(bytes[lineStart..<newline], depth)
+                lineStart = newline + 1
+            }
+            // The text before `offset` on its own line counts too.
+            return Self.counted(bytes[lineStart..<offset], depth) > 0
         }
-        return depth > 0
+
+        private static func counted(_ line: ArraySlice<UInt8>, _ depth: Int) -> Int {
+            let code = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            guard code.first == UInt8(ascii: "#"), code.starts(with: "#if".utf8) || code.starts(with: "#endif".utf8) else { return depth }
+            let text = String(decoding: code, as: UTF8.self)
+            if text.hasPrefix("#if") { return depth + 1 }
+            if text.hasPrefix("#endif") { return max(0, depth - 1) }
+            return depth
+        }
     }
 
     public init(tree: Tree) {
@@ -64,20 +86,22 @@ public struct SwiftFileFacts {
         let topLevel = root.namedChildren.flatMap { $0.isError ? $0.namedChildren : [$0] }
         var lastImportEnd: Int?
         var firstDeclarationStart: Int?
+        var conditionals = ConditionalDepth(tree.source.bytes)
         for child in topLevel {
             if firstDeclarationStart == nil, !SwiftExpressions.isComment(child), child.type != SwiftNodeType.importDeclaration {
                 firstDeclarationStart = child.startByte
             }
             switch child.type {
             case SwiftNodeType.importDeclaration:
-                guard let module = child.namedChildren.first(where: { $0.type == SwiftNodeType.identifier })?
+                let named = child.namedChildren
+                guard let module = named.first(where: { $0.type == SwiftNodeType.identifier })?
                     .namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier })?.text else { continue }
                 imports.insert(module)
                 if Self.isExported(child) { exportedImports.insert(module) }
                 if !child.isError { lastImportEnd = max(lastImportEnd ?? 0, child.endByte) }
-                let path = child.namedChildren.filter { $0.type == SwiftNodeType.identifier }
-                if child.namedChildren.count == 1, path.count == 1, path[0].namedChildren.count == 1, !child.isError, !child.hasError,
-                   child.text.hasPrefix("import"), !Self.isInsideConditional(child.startByte, in: tree.source.bytes) {
+                let path = named.filter { $0.type == SwiftNodeType.identifier }
+                if named.count == 1, path.count == 1, path[0].namedChildren.count == 1, !child.isError, !child.hasError,
+                   child.text.hasPrefix("import"), !conditionals.isInside(child.startByte) {
                     plainImports.append((module, child.startByte..<child.endByte))
                 }
             case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration:

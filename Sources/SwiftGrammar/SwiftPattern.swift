@@ -72,6 +72,9 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
     public let names: [String]
     /// The node kinds a match starts at (a lone name: both kinds of name).
     public let rootTypes: Set<String>
+    /// The text of the pattern's first leaf when no metavariable stands before it (`Button` of
+    /// `Button($$$A).overlay { $$$B }`): a match without a module starts with it (`mayStart`).
+    let leadingText: [UInt8]?
 
     public var description: String { text }
 
@@ -108,6 +111,9 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
         self.metavariables = metavariables
         self.names = names
         rootTypes = Self.identifierTypes.contains(root.type) ? Self.identifierTypes : [root.type]
+        var first = root
+        while first.metavariable == nil, first.variadic == nil, let child = first.children.first { first = child }
+        leadingText = first.metavariable == nil && first.variadic == nil ? first.text.map { Array($0.utf8) } : nil
     }
 
     static let identifierTypes: Set<String> = [SwiftNodeType.simpleIdentifier, SwiftNodeType.typeIdentifier]
@@ -207,9 +213,23 @@ public struct SwiftPattern: Sendable, CustomStringConvertible {
     /// matches `Name.init` where it is called, and, given the `module` that declares it,
     /// `module.Name` (`LegacyDesignSystem.HUD.show(...)` for `HUD.show($MESSAGE)`).
     public func match(_ node: Node, module: String? = nil) -> Match? {
+        guard module != nil || mayStart(node) else { return nil }
         var state = MatchState(source: node.tree.source, module: module)
         guard state.matches(root, node) else { return nil }
         return Match(node: node, bindings: state.bindings, tokenRanges: state.ranges, isQualified: state.qualified)
+    }
+
+    /// Whether `node` may match, by its first bytes: a match pairs the pattern's first leaf with the
+    /// node's first leaf (sibling lists are matched from their start unless a `$$$` comes first), of
+    /// the same text, or with `Name.init`, which starts with it too. Checked before the shapes, which
+    /// build a list of children per level (a size context asks it of every call around a spinner).
+    /// The match skips comments: a node whose first child on the way down is one starts with `/`,
+    /// and is left to the shapes. (A first child of no width holds no text: it never pairs with a leaf.)
+    func mayStart(_ node: Node) -> Bool {
+        guard let leadingText else { return true }
+        let bytes = node.tree.source.bytes
+        let code = bytes[node.startByte..<min(bytes.count, node.endByte)]
+        return code.first == UInt8(ascii: "/") || code.starts(with: leadingText)
     }
 
     private struct MatchState {

@@ -137,7 +137,14 @@ public struct SwiftRelation: Sendable, CustomStringConvertible {
 extension SwiftRelation.Branch {
     /// `ancestors` (the candidate's, innermost first) is made only when a nested relation asks.
     private func related(_ candidate: Node, ancestors: @autoclosure () -> [Node], cameFrom child: Node?) -> Bool {
-        guard targets.contains(where: { $0.matches(candidate, cameFrom: child) }) else { return false }
+        // The candidate's kind and callee, found once for all the targets (`[Button, Menu]` asks twice).
+        var seen = SwiftRelation.Seen(candidate)
+        var found = false
+        for index in targets.indices where targets[index].matches(candidate, cameFrom: child, seen: &seen) {
+            found = true
+            break
+        }
+        guard found else { return false }
         guard !nested.isEmpty else { return true }
         let above = ancestors()
         return nested.allSatisfy { $0.holds(at: candidate, ancestors: above) }
@@ -182,18 +189,48 @@ extension SwiftRelation.Branch {
     }
 }
 
+extension SwiftRelation {
+    /// What the targets ask of one candidate node, each found once, when first asked.
+    struct Seen {
+        let node: Node
+        private var foundType: String?
+        private var foundCallee: String??
+
+        init(_ node: Node) { self.node = node }
+
+        var type: String {
+            mutating get {
+                if let foundType { return foundType }
+                let type = node.type
+                foundType = type
+                return type
+            }
+        }
+
+        var callee: String? {
+            mutating get {
+                if let foundCallee { return foundCallee }
+                let callee = SwiftCall.calleeName(of: node)
+                foundCallee = .some(callee)
+                return callee
+            }
+        }
+    }
+}
+
 extension SwiftRelation.Target {
-    /// `cameFrom`: the child of `node` on the way up from the node a relation starts at (nil: looking down).
-    func matches(_ node: Node, cameFrom child: Node?) -> Bool {
-        if let nodeKind { return node.type == nodeKind }
+    /// `cameFrom`: the child of `node` on the way up from the node a relation starts at (nil: looking
+    /// down); `seen`: `node`'s kind and callee, shared by the targets of a branch.
+    func matches(_ node: Node, cameFrom child: Node?, seen: inout SwiftRelation.Seen) -> Bool {
+        if let nodeKind { return seen.type == nodeKind }
         if let callName {
-            guard SwiftCall.calleeName(of: node) == callName else { return false }
+            guard seen.callee == callName else { return false }
             // Inside a call means inside its arguments or closures, not in what it is chained on.
             if let child { return SwiftScopes.isCallSuffix(child) }
             return true
         }
         guard let pattern else { return false }
-        return pattern.rootTypes.contains(node.type) && pattern.match(node) != nil
+        return pattern.rootTypes.contains(seen.type) && pattern.match(node) != nil
     }
 }
 
