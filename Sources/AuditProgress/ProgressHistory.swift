@@ -88,6 +88,20 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
     public var newComponents: [String]
     public var samples: [Sample]
     public var projection: Projection?
+    /// Which repository, at which commit, with which rules (`ReportIdentity`); nil until the caller
+    /// names them (absent from the JSON then).
+    public var repository: String?
+    public var commit: String?
+    public var date: String?
+    public var rulesIdentity: RulesIdentity?
+
+    /// Names the repository, commit and rules of the report.
+    public mutating func identify(_ identity: ReportIdentity) {
+        repository = identity.repository
+        commit = identity.commit
+        date = identity.date
+        rulesIdentity = identity.rulesIdentity
+    }
 
     public init(path: String, every: String, rules: [String], newComponents: [String], samples: [Sample]) {
         self.path = path
