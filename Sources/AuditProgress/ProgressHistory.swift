@@ -1,6 +1,8 @@
 // AuditProgress: the plain model of a migration's progress over history (samples of findings per rule
-// and folder, adoption of the new components, a projection) and its renderers (text, JSON, CSV). It
-// must not read git, files or anything else: the Audit layer computes a `ProgressHistory`.
+// and folder, adoption of the new components, a projection) and its renderers (text, JSON, CSV); what
+// names a report (ReportIdentity); the organisation report merged from many repositories' reports
+// (FleetReport, decoded from bytes the CLI read). It must not read git, files or anything else: the
+// Audit layer computes a `ProgressHistory`, the CLI reads the reports `fleet` merges.
 
 import Foundation
 
