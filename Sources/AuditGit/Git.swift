@@ -2,7 +2,8 @@
 // the blob reader, which writes its requests to git's standard input, through Foundation's Process):
 // what git ignores below a folder (GitIgnored, for the walk), the lines changed since a merge base and
 // the files at it (GitChanges, for --diff-base and the gate), and a repository's history read without
-// a checkout (GitHistory: first-parent commits, a commit's files, blobs' bytes, for progress).
+// a checkout (GitHistory: first-parent commits, a commit's files, blobs' bytes, for progress), and
+// what names a work tree in reports (GitRepositoryFacts: its top, origin remote, HEAD).
 // It must not know findings, rules or reports: it answers in paths, lines, commits and bytes, and
 // its callers decide what they mean.
 

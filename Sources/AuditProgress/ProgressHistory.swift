@@ -1,6 +1,8 @@
 // AuditProgress: the plain model of a migration's progress over history (samples of findings per rule
-// and folder, adoption of the new components, a projection) and its renderers (text, JSON, CSV). It
-// must not read git, files or anything else: the Audit layer computes a `ProgressHistory`.
+// and folder, adoption of the new components, a projection) and its renderers (text, JSON, CSV); what
+// names a report (ReportIdentity); the organisation report merged from many repositories' reports
+// (FleetReport, decoded from bytes the CLI read). It must not read git, files or anything else: the
+// Audit layer computes a `ProgressHistory`, the CLI reads the reports `fleet` merges.
 
 import Foundation
 
@@ -88,6 +90,20 @@ public struct ProgressHistory: Codable, Equatable, Sendable {
     public var newComponents: [String]
     public var samples: [Sample]
     public var projection: Projection?
+    /// Which repository, at which commit, with which rules (`ReportIdentity`); nil until the caller
+    /// names them (absent from the JSON then).
+    public var repository: String?
+    public var commit: String?
+    public var date: String?
+    public var rulesIdentity: RulesIdentity?
+
+    /// Names the repository, commit and rules of the report.
+    public mutating func identify(_ identity: ReportIdentity) {
+        repository = identity.repository
+        commit = identity.commit
+        date = identity.date
+        rulesIdentity = identity.rulesIdentity
+    }
 
     public init(path: String, every: String, rules: [String], newComponents: [String], samples: [Sample]) {
         self.path = path

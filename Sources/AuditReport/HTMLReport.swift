@@ -88,7 +88,7 @@ public enum HTMLReport {
 /// footer. Text goes through `MarkupText.escape`.
 enum HTMLPage {
 
-    static func document(title: String, body: String, toolVersion: String) -> String {
+    static func document(title: String, body: String, toolVersion: String, extraStyle: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -98,7 +98,7 @@ enum HTMLPage {
         <meta name="generator" content="loadaudit \(MarkupText.escape(toolVersion))">
         <title>\(MarkupText.escape(title))</title>
         <style>
-        \(style)
+        \(style)\(extraStyle)
         </style>
         </head>
         <body>

@@ -1,4 +1,5 @@
 import AuditModel
+import AuditProgress
 import Foundation
 
 /// The stable machine-readable report (`--format json`), version 1. Other tools read it: add fields,
@@ -12,6 +13,12 @@ public enum JSONReport {
         /// Baseline entries whose findings are gone (fixed since); empty without a baseline.
         public var stale: [StaleEntry]
         public var summary: Summary
+        /// Which repository, at which commit and day, with which rules (`ReportIdentity`); absent
+        /// when the caller did not say.
+        public var repository: String?
+        public var commit: String?
+        public var date: String?
+        public var rulesIdentity: RulesIdentity?
     }
 
     public struct Tool: Codable, Equatable {
@@ -112,15 +119,19 @@ public enum JSONReport {
     }
 
     public static func render(_ context: ReportContext) -> String {
-        render(context.result, toolVersion: context.toolVersion)
+        render(context.result, toolVersion: context.toolVersion, identity: context.identity)
     }
 
     /// Pretty, key-sorted JSON with a final newline: byte-identical for identical results, and to what
     /// `JSONEncoder` writes of the `Document` (see `PrettyJSON`).
-    public static func render(_ result: ScanResult, toolVersion: String) -> String {
+    public static func render(_ result: ScanResult, toolVersion: String, identity: ReportIdentity? = nil) -> String {
         let document = document(result, toolVersion: toolVersion)
         var json = PrettyJSON(capacity: 1024 + 600 * document.findings.count)
         json.beginObject()
+        if let identity {
+            if let commit = identity.commit { json.member("commit", commit) }
+            json.member("date", identity.date)
+        }
         json.key("findings")
         json.array(document.findings) { json, entry in json.write(entry) }
         json.key("problems")
@@ -131,6 +142,15 @@ public enum JSONReport {
             json.member("kind", problem.kind)
             if let line = problem.line { json.member("line", line) }
             json.member("message", problem.message)
+            json.endObject()
+        }
+        if let identity {
+            json.member("repository", identity.repository)
+            json.key("rulesIdentity")
+            json.beginObject()
+            json.key("files")
+            json.array(identity.rulesIdentity.files) { json, file in json.string(file) }
+            json.member("hash", identity.rulesIdentity.hash)
             json.endObject()
         }
         json.key("stale")

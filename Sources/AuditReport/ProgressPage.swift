@@ -69,7 +69,7 @@ public enum ProgressPage {
         return layers
     }
 
-    private static func burndown(_ history: ProgressHistory) -> String {
+    static func burndown(_ history: ProgressHistory) -> String {
         let samples = history.samples
         let times = samples.map { ProgressHistory.day($0.date) ?? 0 }
         let layers = layers(history)
@@ -177,7 +177,7 @@ public enum ProgressPage {
 
     // MARK: - Tables
 
-    private static func breakdown(title: String, id: String, history: ProgressHistory, counts: KeyPath<ProgressHistory.Sample, [String: Int]>, key: String) -> String {
+    static func breakdown(title: String, id: String, history: ProgressHistory, counts: KeyPath<ProgressHistory.Sample, [String: Int]>, key: String) -> String {
         let samples = history.samples
         let names = Set(samples.flatMap { $0[keyPath: counts].keys })
         guard !names.isEmpty else { return "" }

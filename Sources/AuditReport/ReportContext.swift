@@ -3,6 +3,7 @@
 // findings at HEAD). It must not read files (findings carry the lines they show) or write them.
 
 import AuditModel
+import AuditProgress
 import Foundation
 
 /// Everything a report may show, gathered once; every format is a pure function of it.
@@ -29,6 +30,8 @@ public struct ReportContext {
     /// What the findings are, as the rules files call them ("deprecated loading indicators"); nil:
     /// "findings".
     public var findingsName: String?
+    /// Which repository, commit and rules the report is of (`--format json` carries it); nil: left out.
+    public var identity: ReportIdentity?
 
     public init(
         result: ScanResult, rules: [RuleDescription], toolVersion: String, currentDirectory: String,

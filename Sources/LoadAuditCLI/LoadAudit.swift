@@ -51,7 +51,7 @@ public struct LoadAudit: ParsableCommand {
              or no .swift file to scan (--allow-empty lets that pass)
         """),
         version: loadauditVersion,
-        subcommands: [Scan.self, Fix.self, Baseline.self, ProgressCommand.self, Rules.self, Syntax.self, LanguageServerCommand.self],
+        subcommands: [Scan.self, Fix.self, Baseline.self, ProgressCommand.self, FleetCommand.self, Rules.self, Syntax.self, LanguageServerCommand.self],
         defaultSubcommand: Scan.self
     )
 

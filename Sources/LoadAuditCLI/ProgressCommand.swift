@@ -55,6 +55,10 @@ struct ProgressCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the progress page (HTML) to this file.", valueName: "file"))
     var html: String?
 
+    @Option(help: ArgumentHelp(
+        "The repository's name in the JSON report (default: the origin remote as owner/name, else the folder's name).", valueName: "name"))
+    var name: String?
+
     @OptionGroup var project: ProjectOptions
 
     func validate() throws {
@@ -66,7 +70,8 @@ struct ProgressCommand: ParsableCommand {
         var request = ProgressRequest(path: path)
         request.since = since
         request.every = ProgressEvery(every) ?? .week
-        let result = try audit.progress(request)
+        var result = try audit.progress(request)
+        if format == .json { result.history.identify(audit.reportIdentity(of: path, name: name)) }
         let terminal = CurrentTerminal.terminal
         for warning in result.warnings { terminal.warning(warning) }
         if let html {

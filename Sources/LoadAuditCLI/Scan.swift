@@ -98,6 +98,10 @@ struct Scan: ParsableCommand {
 
     @OptionGroup var empty: EmptyScanOption
 
+    @Option(help: ArgumentHelp(
+        "The repository's name in JSON reports (default: the origin remote as owner/name, else the folder's name).", valueName: "name"))
+    var name: String?
+
     @Option(help: ArgumentHelp("A baseline file: its findings are existing and do not fail the run.", valueName: "file"))
     var baseline: String?
 
@@ -197,6 +201,9 @@ struct Scan: ParsableCommand {
         )
         context.migrationTitle = audit.ruleSet.title
         context.findingsName = audit.ruleSet.findingsName
+        if requestedReports.contains(where: { $0.format == .json }) {
+            context.identity = audit.reportIdentity(of: stdinFilename ?? paths.first ?? ".", name: name)
+        }
         var written: [String] = []
         for request in requestedReports {
             guard let file = request.file else {

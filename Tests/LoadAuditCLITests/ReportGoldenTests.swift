@@ -13,14 +13,15 @@ final class ReportGoldenTests: XCTestCase {
     static let goldenFolder = Repository.root.appendingPathComponent("fixtures/expected-reports")
 
     /// The report of `format`, with what depends on the machine replaced: the repository root by
-    /// `/REPO` (also inside the SARIF source-root URI) and the tool version by `VERSION`.
+    /// `/REPO` (also inside the SARIF source-root URI), the tool version by `VERSION`, and the JSON
+    /// report's repository, commit, day and rules' hash by placeholders.
     private func normalisedReport(_ format: String, file: StaticString = #filePath, line: UInt = #line) -> String {
         let run = CLIRun(["scan", "--format", format, "fixtures/ExampleApp"])
         XCTAssertEqual(run.status, 1, "new warnings fail the run: \(run.errors)", file: file, line: line)
         XCTAssertFalse(run.output.isEmpty, run.errors, file: file, line: line)
         let root = Repository.root.path
         let rootURI = URL(fileURLWithPath: root + "/").absoluteString
-        return run.output
+        return ReportIdentityText.normalised(run.output)
             .replacingOccurrences(of: rootURI, with: "file:///REPO/")
             .replacingOccurrences(of: root + "/", with: "/REPO/")
             .replacingOccurrences(of: "\"version\" : \"\(loadauditVersion)\"", with: "\"version\" : \"VERSION\"")
