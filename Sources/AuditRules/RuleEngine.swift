@@ -6,6 +6,7 @@
 
 import AuditModel
 import AuditProject
+import AuditRotation
 import Foundation
 import SwiftGrammar
 import TreeSitter

@@ -2,6 +2,7 @@ import ArgumentParser
 import Audit
 import AuditBaseline
 import AuditProject
+import AuditRotation
 import AuditRules
 import AuditScan
 import Foundation
