@@ -7,7 +7,7 @@ import TreeSitter
 /// the code each clock runs changes. The names of clocks, displays and random picks are the rules
 /// file's (`RotationVocabulary`); the Swift shapes are known here. One walk of the tree, then one of
 /// each clock's code.
-public struct RotationReader {
+struct RotationReader {
     let vocabulary: RotationVocabulary
     let file: String
 
@@ -43,7 +43,7 @@ public struct RotationReader {
         self.file = file
     }
 
-    public static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> RotationFacts {
+    static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> RotationFacts {
         var reader = RotationReader(vocabulary: vocabulary, file: file)
         reader.walk(tree, walkWords: walkWords)
         return reader.facts
@@ -51,7 +51,7 @@ public struct RotationReader {
 
     /// The words of the code the walk goes into: clocks and displays (declarations, with their stated
     /// types, strings and computed text, it reads wherever they are).
-    public static func walkWords(_ vocabulary: RotationVocabulary) -> [[UInt8]] {
+    static func walkWords(_ vocabulary: RotationVocabulary) -> [[UInt8]] {
         vocabulary.clockCalls.union(vocabulary.displayNames).map { Array($0.utf8) }
     }
 
