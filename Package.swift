@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "Audit", "AuditModel", "AuditProject", "AuditRotation", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "TreeSitter",
+                "Audit", "AuditModel", "AuditProject", "AuditRotation", "AuditRules", "AuditReport", "AuditBaseline", "AuditProgress", "TreeSitter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
