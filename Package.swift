@@ -71,16 +71,23 @@ let package = Package(
         // prints, never writes.
         // A migration's progress over history: the plain model and its renderers (text, JSON, CSV).
         .target(name: "AuditProgress"),
+        // What a repository's history and ownership say: the commits and samples `progress` reads, the
+        // scope and grouping of a commit's files, CODEOWNERS. Shared by progress, fleet and fix --split-by.
+        .target(name: "AuditHistory", dependencies: ["AuditGit", "AuditProgress", "AuditProject", "AuditModel"]),
         .target(
             name: "Audit",
             dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditScan", "AuditFix", "AuditBaseline", "AuditConfig",
-                           "AuditProgress", "AuditGit", "SwiftGrammar", "TreeSitter"]
+                           "AuditProgress", "AuditHistory", "AuditGit", "SwiftGrammar", "TreeSitter"]
         ),
+        // `loadaudit lsp`: the Language Server Protocol (framing, lifecycle, documents, diagnostics,
+        // code actions) over Audit.
+        .target(name: "LanguageServer", dependencies: ["Audit", "AuditModel"]),
         // The command line: arguments, rendering, the one atomic writer, exit codes. Runs in-process from tests.
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "Audit", "AuditModel", "AuditProject", "AuditRotation", "AuditRules", "AuditReport", "AuditBaseline", "AuditProgress", "TreeSitter",
+                "Audit", "AuditModel", "AuditProject", "AuditRotation", "AuditRules", "AuditReport", "AuditBaseline", "AuditProgress", "AuditHistory", "TreeSitter",
+                "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,6 +117,7 @@ let package = Package(
         .testTarget(name: "AuditGitTests", dependencies: ["AuditGit", "ChildProcess"]),
         .testTarget(name: "AuditFixTests", dependencies: ["AuditFix", "AuditModel", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditProgressTests", dependencies: ["AuditProgress"]),
+        .testTarget(name: "AuditHistoryTests", dependencies: ["AuditHistory", "AuditModel", "AuditConfig"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "AuditSelect", "AuditFix", "AuditModel", "AuditScan", "AuditRules", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         // docs/architecture.md's module graph against the imports of Sources/ and this file.
         .testTarget(name: "ArchitectureTests"),

@@ -20,6 +20,9 @@ import Foundation
 public struct AuditError: Error, CustomStringConvertible {
     public let message: String
     public var warnings: [String] = []
+    /// Where the mistakes are, for tools that show them in the file (a bad rules file or
+    /// configuration, each at its line); empty when the error is about no file's text.
+    public var places: [AuditErrorPlace] = []
 
     public init(_ message: String, warnings: [String] = []) {
         self.message = message
@@ -70,7 +73,7 @@ public struct Audit {
     public let setup: AuditSetup
     public let config: ProjectConfig?
     public let ruleSet: RuleSet
-    public let scanner: ProjectScanner
+    public internal(set) var scanner: ProjectScanner
 
     /// Reads the configuration (found from `paths`, the paths the run is given) and the rules.
     public init(_ setup: AuditSetup, paths: [String]) throws {
@@ -116,7 +119,7 @@ public struct Audit {
             }
             return (config, ruleSet)
         } catch let error as RulesFileError {
-            throw AuditError(error.shown(from: setup.currentDirectory))
+            throw AuditError(error, from: setup.currentDirectory)
         }
     }
 

@@ -1,5 +1,6 @@
 import AuditFix
 import AuditModel
+import AuditProject
 import AuditRules
 import AuditScan
 import Foundation
@@ -14,6 +15,9 @@ public struct FixPlanner {
         public var classes: Set<FixClass>
         /// Nested usages need one pass per level; a rewrite that never settles is refused.
         public var maximumPasses: Int
+        /// Only the findings it accepts are applied (one finding's quick fix in an editor); nil: all
+        /// of the classes.
+        public var selects: (@Sendable (Finding) -> Bool)?
 
         public init(classes: Set<FixClass> = [.safe], maximumPasses: Int = 8) {
             self.classes = classes
@@ -69,6 +73,8 @@ public struct FixPlanner {
         public let left: [Left]
         /// The findings left, in the rewritten text where a file changed.
         public var remaining: [Finding] { left.map(\.finding) }
+        /// The project model the scan judged the files in (their modules, for `fix --split-by module`).
+        public var model: ProjectModel?
     }
 
     public let scanner: ProjectScanner
@@ -109,11 +115,11 @@ public struct FixPlanner {
             results.append(result)
             left += leftInFile
         }
-        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) })
+        return Plan(scan: scan, files: results, left: left.sorted { Finding.reportOrder($0.finding, $1.finding) }, model: context.model)
     }
 
     private func isApplicable(_ finding: Finding) -> Bool {
-        options.classes.contains(finding.fix) && !finding.edits.isEmpty
+        options.classes.contains(finding.fix) && !finding.edits.isEmpty && (options.selects?(finding) ?? true)
     }
 
     /// Rewrites one file in memory, pass after pass, checking each pass re-parses with no new error.

@@ -1,37 +1,11 @@
 import AuditGit
+import AuditHistory
 import AuditModel
 import AuditProject
 import AuditProgress
 import AuditRules
 import Foundation
 import TreeSitter
-
-/// How often `progress` samples the history.
-public enum ProgressEvery: Equatable, Sendable, CustomStringConvertible {
-    case day, week, month
-    case commits(Int)
-
-    /// `day`, `week`, `month` or `N-commits`.
-    public init?(_ text: String) {
-        switch text {
-        case "day": self = .day
-        case "week": self = .week
-        case "month": self = .month
-        default:
-            guard text.hasSuffix("-commits"), let count = Int(text.dropLast("-commits".count)), count > 0 else { return nil }
-            self = .commits(count)
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .day: return "daily"
-        case .week: return "weekly"
-        case .month: return "monthly"
-        case .commits(let count): return "every \(count) commits"
-        }
-    }
-}
 
 /// What `progress` is asked: a folder of a git work tree, from when, how often.
 public struct ProgressRequest {
@@ -64,12 +38,12 @@ extension Audit {
             return try progress(request, in: GitHistory.forProgress(URL(fileURLWithPath: setup.absolute(request.path)).standardizedFileURL.path))
         } catch let error as GitError {
             throw AuditError(error.description)
+        } catch let error as HistoryError {
+            throw AuditError(error.description)
         }
     }
 
     private func progress(_ request: ProgressRequest, in git: GitHistory) throws -> ProgressResult {
-        let commits = try git.commits(since: request.since)
-        let samples = git.samples(of: commits, every: request.every)
         // The files that decide the rules (.loadaudit.yml, its rules files): a change between two
         // samples is an event (the current rules still judge every sample).
         var ruleFiles = Set<String>()
@@ -82,30 +56,13 @@ extension Audit {
         let admits = { (path: String) in path.hasSuffix(".swift") && (self.config?.admits(git.top + "/" + path) ?? true) }
         // A file whose findings and uses are counted: admitted and under the scanned folder.
         let counted = { (path: String) in admits(path) && git.isInScope(path) }
-        // Each sample's tree listed once: its Swift files in scope of the configuration, and the blobs
-        // of the rules' files.
-        var listings: [(commit: GitHistory.Commit, files: [GitHistory.Entry])] = []
-        var ruleBlobs: [[String: String]] = []
-        var projectFolders: [ProjectFolders] = []
-        for commit in samples {
-            let files = try git.files(at: commit.id)
-            listings.append((commit, files.filter { admits($0.path) }))
-            projectFolders.append(ProjectFolders.fromPaths(files.map(\.path), root: git.top))
-            ruleBlobs.append(Dictionary(uniqueKeysWithValues: files.filter { ruleFilePaths.contains($0.path) }.map { ($0.path, $0.blob) }))
-        }
-        // The commits after each sample up to the next, with the file versions they changed in scope.
-        let position = Dictionary(uniqueKeysWithValues: commits.enumerated().map { ($1.id, $0) })
-        let between: [ArraySlice<GitHistory.Commit>] = samples.indices.map { index in
-            guard index > 0, let from = position[samples[index - 1].id], let to = position[samples[index].id] else { return [] }
-            return commits[(from + 1)...to]
-        }
-        let changedVersions = between.flatMap { $0.flatMap { commit in
-            commit.changes.filter { counted($0.path) }.flatMap { change in
-                [change.old, change.new].compactMap { $0.map { GitHistory.Entry(path: change.path, blob: $0) } }
-            }
-        } }
-        let versions = Set(listings.flatMap(\.files)).union(changedVersions)
-        let blobs = try git.contents(of: Set(versions.map(\.blob)))
+        // The samples' trees and the commits between them, read from git (AuditHistory).
+        let read = try HistorySamples(git, since: request.since, every: request.every, admits: admits, ruleFiles: ruleFilePaths)
+        let listings = read.samples.map { (commit: $0.commit, files: $0.files) }
+        let ruleBlobs = read.samples.map(\.ruleBlobs)
+        let projectFolders = read.samples.map(\.projectFolders)
+        let between = read.samples.map(\.between)
+        let versions = read.versions, blobs = read.blobs
         let analysed = analyse(versions, blobs: blobs)
         let newComponents = ruleSet.newComponents.sorted()
         let replacementModules = ruleSet.replacementModules
@@ -161,10 +118,7 @@ extension Audit {
             sample.biggestChanges = biggestChanges(between[index], analysed: analysed, context: resolved.context,
                                                    counted: counted, isReplacementModule: isReplacementModule)
             if let codeOwners {
-                sample.findingsByOwner = findings.reduce(into: [:]) { counts, finding in
-                    let owners = codeOwners.owners(of: finding.file) ?? []
-                    counts[owners.isEmpty ? "(no owner)" : owners.joined(separator: " "), default: 0] += 1
-                }
+                sample.findingsByOwner = findings.reduce(into: [:]) { $0[codeOwners.group(of: $1.file), default: 0] += 1 }
             }
             if index == listings.count - 1 { headFindings = findings }
             return sample

@@ -69,7 +69,7 @@ extension Audit {
             if let standIn, FileManager.default.fileExists(atPath: setup.absolute(standIn.name)) {
                 // Judged in its place in the project, its text read from the stand-in.
                 var scanner = self.scanner
-                scanner.readsInstead = [URL(fileURLWithPath: setup.absolute(standIn.name)).standardizedFileURL.path: standIn.file]
+                scanner.readsInstead[URL(fileURLWithPath: setup.absolute(standIn.name)).standardizedFileURL.path] = standIn.file
                 result = try scanner.scan([standIn.name], within: projectRoot(for: [standIn.name]), progress: progress)
             } else {
                 result = try scanner.scan(standIn.map { [$0.file] } ?? paths, within: standIn == nil ? projectRoot(for: paths) : nil, progress: progress)

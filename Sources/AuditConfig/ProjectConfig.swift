@@ -191,107 +191,24 @@ enum RelativePaths {
 }
 
 /// A path pattern, relative to the configuration's folder (a leading `./` or `/` changes nothing):
-/// - `*` any characters within a path component, `?` one character, `**` any number of components;
-/// - `[abc]`, `[a-z]`, `[!abc]` (or `[^abc]`) one character of (or not of) a class;
-/// - `{Views,Models}` one of several alternatives, which may hold patterns themselves;
-/// - `\\` before a character takes it literally.
-/// A pattern without a slash matches a file or folder name at any depth; a pattern that matches a
-/// folder matches all in it. Negation (`!pattern`) is not supported: it is rejected, never ignored.
+/// `PathGlob`'s `.configuration` dialect (its comment has the syntax: `*`, `?`, `**`, classes, braces,
+/// escapes; no slash inside: at any depth; a folder's match covers all in it). Negation (`!pattern`) is
+/// not supported: it is rejected, never ignored.
 public struct Glob: Equatable {
     public let pattern: String
-    private let regex: NSRegularExpression
+    private let glob: PathGlob
 
-    public struct SyntaxError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias SyntaxError = PathGlob.SyntaxError
 
     public init(_ pattern: String) throws {
         self.pattern = pattern
         if pattern.hasPrefix("!") {
-            throw SyntaxError(description: "negation ('!') is not supported: list what to scan in include and what to leave out in exclude")
+            throw SyntaxError("negation ('!') is not supported: list what to scan in include and what to leave out in exclude")
         }
-        var body = pattern
-        while body.hasPrefix("./") { body.removeFirst(2) }
-        if body.hasSuffix("/") { body.removeLast() }
-        if body.hasPrefix("/") { body.removeFirst() }
-        if body.isEmpty || body == "." { throw SyntaxError(description: "an empty pattern matches nothing") }
-        if !body.contains("/") { body = "**/" + body }
-        var characters = Array(body)[...]
-        let translated = try Self.translate(&characters, insideBraces: false)
-        self.regex = try NSRegularExpression(pattern: "^" + translated + "(?:/.*)?$")
+        glob = try PathGlob(pattern, syntax: .configuration)
     }
 
-    /// The regular expression for the pattern's characters, up to the end (or, inside braces, up to
-    /// the `,` or `}` that ends the alternative, left unconsumed).
-    private static func translate(_ characters: inout ArraySlice<Character>, insideBraces: Bool) throws -> String {
-        var regex = ""
-        while let character = characters.first {
-            if insideBraces, character == "," || character == "}" { return regex }
-            characters.removeFirst()
-            switch character {
-            case "*":
-                if characters.first == "*" {
-                    characters.removeFirst()
-                    if characters.first == "/" {
-                        characters.removeFirst()
-                        regex += "(?:.*/)?"
-                    } else {
-                        regex += ".*"
-                    }
-                } else {
-                    regex += "[^/]*"
-                }
-            case "?":
-                regex += "[^/]"
-            case "[":
-                regex += try characterClass(&characters)
-            case "{":
-                var alternatives: [String] = []
-                while true {
-                    alternatives.append(try translate(&characters, insideBraces: true))
-                    guard let separator = characters.popFirst() else { throw SyntaxError(description: "a '{' is never closed") }
-                    if separator == "}" { break }
-                }
-                regex += "(?:" + alternatives.joined(separator: "|") + ")"
-            case "}" where !insideBraces:
-                throw SyntaxError(description: "a '}' closes no '{'")
-            case "\\":
-                guard let literal = characters.popFirst() else { throw SyntaxError(description: "a '\\' ends the pattern") }
-                regex += NSRegularExpression.escapedPattern(for: String(literal))
-            default:
-                regex += NSRegularExpression.escapedPattern(for: String(character))
-            }
-        }
-        return regex
-    }
-
-    /// `[...]` after its `[`: one character of the class (never a `/`). A `]` right after the `[` (or
-    /// `[!`) is a member; `-` between two members makes a range.
-    private static func characterClass(_ characters: inout ArraySlice<Character>) throws -> String {
-        var negated = false
-        if characters.first == "!" || characters.first == "^" {
-            negated = true
-            characters.removeFirst()
-        }
-        var members = ""
-        var count = 0
-        while let character = characters.popFirst() {
-            if character == "]", count > 0 {
-                return negated ? "[^/" + members + "]" : "(?!/)[" + members + "]"
-            }
-            if character == "-", count > 0, let next = characters.first, next != "]" {
-                members += "-"
-            } else {
-                members += character.isLetter || character.isNumber ? String(character) : "\\" + String(character)
-            }
-            count += 1
-        }
-        throw SyntaxError(description: "a '[' is never closed")
-    }
-
-    public func matches(_ relativePath: String) -> Bool {
-        regex.firstMatch(in: relativePath, range: NSRange(relativePath.startIndex..., in: relativePath)) != nil
-    }
+    public func matches(_ relativePath: String) -> Bool { glob.matches(relativePath) }
 
     public static func == (lhs: Glob, rhs: Glob) -> Bool { lhs.pattern == rhs.pattern }
 }

@@ -1,6 +1,7 @@
 // AuditModel: the plain model every stage shares: findings, positions, severities, fix classes,
 // edits, file problems, the scan result; and the few helpers every layer shares: the one byte hash
-// (FNV1a), the one binary search (partitioningIndex), the UTF-8 order of paths, the pluralizer.
+// (FNV1a), the one binary search (partitioningIndex), the UTF-8 order of paths, the pluralizer, the
+// one glob matcher of paths (PathGlob: .loadaudit.yml's and CODEOWNERS' dialects).
 // Values only: it must not parse, do I/O, or import another module of loadaudit.
 
 /// How serious a finding is. Ordered: a run fails on findings at or above its failing severity.

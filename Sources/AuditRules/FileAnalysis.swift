@@ -110,7 +110,7 @@ public struct Candidate: Sendable, Codable {
     /// The module that declares the rule's deprecated API (`module:`), and the modules its replacement
     /// needs imported (`replacement-module:`).
     var ruleModule: String? = nil
-    /// For a component rule without `module:`: its use is judged by Swift's lookup against the modules
+    /// For a component or pattern rule without `module:`: its use is judged by Swift's lookup against the modules
     /// that declare the component as a view (`ProjectModel.Declaration.isView`), and `qualifier` is the
     /// module-like name written before it (`MapTiles` of `MapTiles.LoadingOverlay`), nil when unqualified.
     var looksUpHome = false

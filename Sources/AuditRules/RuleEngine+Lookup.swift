@@ -1,6 +1,6 @@
 import AuditProject
 
-/// Swift's name lookup for the component rules without `module:` (the app's own deprecated
+/// Swift's name lookup for the component and pattern rules without `module:` (the app's own deprecated
 /// components, which cannot name the app's module): the component's home is the module(s) where the
 /// tree declares it as a view (`struct LoadingOverlay: View`). Where the tree declares one, a module
 /// with its own type of that name of another kind (`class LoadingOverlay: MKTileOverlay`) keeps its

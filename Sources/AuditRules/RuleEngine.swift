@@ -215,12 +215,16 @@ public struct RuleEngine: Sendable {
         }
         let source = node.tree.source
         var qualified = match.isQualified
+        var written: String?
         if node.childCount == 0 {
             guard SwiftWords.isWholeWord(node.byteRange, in: source.bytes) else { return nil }
             if SwiftScopes.isDeclaredName(node, parent: path.last) { return nil }
+            // `import struct Kit.NavigationView` names the type: its uses are what is reported.
+            if path.contains(where: { $0.type == SwiftNodeType.importDeclaration }) { return nil }
             // A lone name written after a qualifier: the module's (`LegacyDesignSystem.HUD`), or another
             // module's or type's, which is not this rule's.
-            if let module = rule.module, let qualifier = SwiftExpressions.qualifier(of: node, ancestors: path) {
+            written = SwiftExpressions.qualifier(of: node, ancestors: path)
+            if let module = rule.module, let qualifier = written {
                 guard qualifier == module else { return nil }
                 qualified = true
             }
@@ -274,6 +278,8 @@ public struct RuleEngine: Sendable {
         var candidate = Candidate(finding: finding, moduleCheck: rule.module.flatMap { qualified ? nil : Candidate.ModuleCheck(module: $0, fileImports: facts.imports) },
                                   ruleMessage: rule.message, reasons: reasons)
         candidate.ruleModule = rule.module
+        // Whose the name is, by Swift's lookup as for a component rule (RuleEngine+Lookup): `Kit.NavigationView` is Kit's.
+        if rule.module == nil { (candidate.looksUpHome, candidate.qualifier) = (true, written) }
         candidate.replacementModules = settings.replacementModules
         return Self.isInBrokenRegion(path, facts) ? Self.loweredForBrokenRegion(candidate) : candidate
     }

@@ -124,11 +124,12 @@ struct UsageMatcher {
         case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration:
             return SwiftDeclarations.declaredName(of: parent) == identifier ? .declaration(identifier) : nil
         case SwiftNodeType.userType:
+            let names = parent.namedChildren.filter { $0.type == SwiftNodeType.typeIdentifier }
+            // `extension Kit.LoadingOverlay` of an app's own component: Kit's, judged as `Kit.LoadingOverlay` is.
             if let owner = self.parent(of: parent), SwiftDeclarations.typeDeclarationKinds.contains(owner.type),
-               SwiftDeclarations.declaredName(of: owner) == identifier {
+               SwiftDeclarations.declaredName(of: owner) == identifier, rule.module != nil || names.count == 1 {
                 return .declaration(identifier)
             }
-            let names = parent.namedChildren.filter { $0.type == SwiftNodeType.typeIdentifier }
             guard let index = names.firstIndex(of: identifier) else { return nil }
             if index == 0 { return .reference(identifier, qualified: false) }
             guard index == 1, isAcceptedQualifier(names[0].text) else { return nil }

@@ -129,7 +129,7 @@ extension ProjectScanner {
                     let memory = ArenaParse.lastParseBytes
                     trace("parsed \(treatment.choice == .chosen ? "relevant" : "irrelevant") \((parsed - started) / 1000) µs, analyzed \((analyzed - parsed) / 1000) µs, arena \(memory.requested >> 10) KB asked, \(memory.peak >> 10) KB at most, \(source.bytes.count) bytes: \(file.displayPath)")
                 }
-                cache?.store(analysis, for: file, bytes: source.bytes)
+                if !uncached.contains(file.absolutePath) { cache?.store(analysis, for: file, bytes: source.bytes) }
             } catch {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }

@@ -34,6 +34,9 @@ public struct ProjectScanner {
     /// Files read from elsewhere (absolute path in the project -> the file holding its text): a stand-in
     /// for standard input (`--stdin-filename`) is judged in its place in the project.
     public var readsInstead: [String: String] = [:]
+    /// Files (absolute paths) whose analyses the cache does not keep: an editor's buffer being typed
+    /// in, whose text is never read again.
+    public var uncached: Set<String> = []
     /// Larger files are reported and skipped: tree-sitter's offsets are 32-bit, and such files are generated.
     public static let maximumFileSize = 64 << 20
 

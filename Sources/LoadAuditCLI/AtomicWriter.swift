@@ -24,9 +24,37 @@ public enum WriteRefusal: Error, Equatable, CustomStringConvertible {
 /// temporary file's name carries the process id, so that leftovers of killed runs can be told from
 /// a live run's and removed.
 public enum AtomicWriter {
-    /// Writes a new file (a report, a baseline) or replaces one loadaudit owns, all at once.
+    /// Writes a new file (a report, a baseline) or replaces one loadaudit owns, all at once. A path
+    /// that names something other than a file or a folder (`/dev/null`, `/dev/stdout`, a named pipe, a
+    /// socket) is written into as a shell's `>` would: renaming a file over it (as root) would replace
+    /// the device with a plain file.
     public static func write(_ bytes: [UInt8], to path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, !isFileOrFolder(info.st_mode) {
+            try writeInto(path, bytes)
+            return
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static func isFileOrFolder(_ mode: mode_t) -> Bool {
+        (mode & S_IFMT) == S_IFREG || (mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Writes `bytes` into what `path` opens (a device or a pipe), without truncating or renaming.
+    static func writeInto(_ path: String, _ bytes: [UInt8]) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WriteRefusal.failed(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw WriteRefusal.failed(String(cString: strerror(errno)))
+            }
+            written += result
+        }
     }
 
     /// Writes `bytes` to `path` if its current content is still `original`.

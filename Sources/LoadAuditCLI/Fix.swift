@@ -22,10 +22,20 @@ struct Fix: ParsableCommand {
         where loadaudit ran (its paths are relative to the current folder); the summary goes to
         standard error.
 
+        --split-by owner|module|folder --output-dir DIR changes no source file: it writes the same
+        rewrite as one patch per code owner (CODEOWNERS in .github/, the top or docs/ of the
+        repository; the last matching line wins; files with several owners go to the patch of all of
+        them, unowned files to unowned.patch), per module of the project, or per top-level folder of
+        the repository. Each patch applies alone with `git apply` from where loadaudit ran, no two
+        touch the same file, and together they are the whole fix. A table (patch, owner, files, fixes
+        by class) goes to standard output, the summary to standard error. --max-files N cuts a larger
+        group into numbered patches; with --dry-run the table lists the patches and nothing is written.
+
         EXIT CODES
           0  done (or, with --dry-run, nothing to change)
           1  with --dry-run: there are changes;
              without: some files could not be fixed (see the summary)
+             (--split-by: as without --dry-run, or as with it when given)
           2  bad usage, a bad rules file, an input path that cannot be read,
              or no .swift file to fix (--allow-empty lets that pass)
 
@@ -35,6 +45,8 @@ struct Fix: ParsableCommand {
                                                      The same as fix, through git
           loadaudit fix ./App                        Apply the safe replacements
           loadaudit fix --unsafe --rule loading-overlay ./App
+          loadaudit fix --split-by owner --output-dir patches .
+                                                     One patch per code owner, for each team to review
         """)
     )
 
@@ -54,12 +66,19 @@ struct Fix: ParsableCommand {
     @Option(help: "Colour in the diff: auto (only on a terminal, and not when NO_COLOR is set), always, never.")
     var color: ColourChoice = .auto
 
+    @OptionGroup var split: FixSplitOptions
+
+    func validate() throws { try split.validate(dryRun: dryRun) }
+
     func run() throws {
         let audit = try project.audit(paths: paths, allowsEmpty: empty.allowEmpty)
         let terminal = CurrentTerminal.terminal
         var plan = try audit.fix(paths, classes: unsafe ? [.safe, .unsafe] : [.safe])
         for problem in plan.scan.problems {
             terminal.warning(problem.summary)
+        }
+        if let key = split.splitBy {
+            return try runSplit(plan, audit: audit, by: key, terminal: terminal)
         }
         if dryRun {
             let colour = terminal.wantsColour(color)

@@ -41,6 +41,7 @@ public struct LoadAudit: ParsableCommand {
               --format sarif --output loadaudit.sarif .
           loadaudit rules                   The rules, their fix class and replacement
           loadaudit syntax View.swift       The syntax tree a rule sees
+          loadaudit lsp                     Findings and quick fixes in an editor (docs/editors.md)
 
         EXIT CODES
           0  nothing at or above the failing severity (--fail-on, default: warning)
@@ -49,7 +50,7 @@ public struct LoadAudit: ParsableCommand {
              or no .swift file to scan (--allow-empty lets that pass)
         """),
         version: loadauditVersion,
-        subcommands: [Scan.self, Fix.self, Baseline.self, ProgressCommand.self, Rules.self, Syntax.self],
+        subcommands: [Scan.self, Fix.self, Baseline.self, ProgressCommand.self, Rules.self, Syntax.self, LanguageServerCommand.self],
         defaultSubcommand: Scan.self
     )
 
@@ -58,7 +59,7 @@ public struct LoadAudit: ParsableCommand {
     /// Runs loadaudit with `arguments` (without the program name) and returns its exit status.
     public static func main(arguments: [String], terminal: Terminal) -> Int32 {
         CurrentTerminal.terminal = terminal
-        if let command = arguments.first, ["scan", "fix", "baseline", "progress", "rules"].contains(command), !arguments.contains("--rules") {
+        if let command = arguments.first, ["scan", "fix", "baseline", "progress", "rules", "lsp"].contains(command), !arguments.contains("--rules") {
             Audit.prepareBuiltInRules()
         }
         if let mistake = commandMistake(in: arguments, currentDirectory: terminal.currentDirectory) {

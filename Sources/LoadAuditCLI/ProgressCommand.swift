@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audit
+import AuditHistory
 import AuditProgress
 import AuditReport
 import Foundation

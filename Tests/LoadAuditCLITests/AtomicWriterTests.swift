@@ -21,6 +21,23 @@ final class AtomicWriterTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "new\n")
     }
 
+    /// `--output /dev/null` run as root must not rename a file over the device: a named pipe stands
+    /// in for it here (the old code replaced the pipe with a plain file).
+    func testAReportWrittenToAPipeGoesIntoThePipeAndLeavesItThere() throws {
+        let path = folder.appendingPathComponent("report.pipe").path
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        try AtomicWriter.write(Array("report\n".utf8), to: path)
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the pipe was replaced")
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &buffer, buffer.count)
+        XCTAssertEqual(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self), "report\n")
+    }
+
     func testAFileChangedSinceItWasReadIsNotOverwritten() throws {
         let path = folder.appendingPathComponent("A.swift").path
         try "edited by someone else\n".write(toFile: path, atomically: false, encoding: .utf8)

@@ -49,7 +49,7 @@ final class FirstMinutesTests: XCTestCase {
     func testHelpOfACommandThatDoesNotExistIsAnError() {
         let run = CLIRun(["help", "nope"])
         XCTAssertEqual(run.status, 2)
-        XCTAssertEqual(run.errors, "loadaudit: error: help: no command 'nope'; the commands are scan, fix, baseline, progress, rules, syntax\n")
+        XCTAssertEqual(run.errors, "loadaudit: error: help: no command 'nope'; the commands are scan, fix, baseline, progress, rules, syntax, lsp\n")
         XCTAssertEqual(run.output, "")
         let known = CLIRun(["help", "fix"])
         XCTAssertEqual(known.status, 0)

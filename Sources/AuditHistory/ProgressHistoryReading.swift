@@ -7,25 +7,25 @@ import Foundation
 /// commit's files are under the scanned folder, and how they are grouped.
 extension GitHistory {
     /// Opens the history of `folder` for `progress`, with its errors in the command's words.
-    static func forProgress(_ folder: String) throws -> GitHistory {
+    public static func forProgress(_ folder: String) throws -> GitHistory {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AuditError("\(folder): no such folder")
+            throw HistoryError("\(folder): no such folder")
         }
         do {
             return try GitHistory(folder: folder)
         } catch GitHistory.Refusal.shallow(let oldest) {
-            throw AuditError("\(folder): a shallow clone, whose history reaches back to \(oldest) only: fetch the whole history first (git fetch --unshallow)")
+            throw HistoryError("\(folder): a shallow clone, whose history reaches back to \(oldest) only: fetch the whole history first (git fetch --unshallow)")
         } catch {
-            throw AuditError("\(folder): not in a git work tree (progress reads its history)")
+            throw HistoryError("\(folder): not in a git work tree (progress reads its history)")
         }
     }
 
     /// Whether a path (from the top) is under the scanned folder.
-    func isInScope(_ path: String) -> Bool { prefix.isEmpty || path.hasPrefix(prefix) }
+    public func isInScope(_ path: String) -> Bool { prefix.isEmpty || path.hasPrefix(prefix) }
 
     /// The first folder of a path below the scanned folder (`.` for a file right in it).
-    func topFolder(of path: String) -> String {
+    public func topFolder(of path: String) -> String {
         let below = path.dropFirst(prefix.count)
         return below.split(separator: "/").count > 1 ? String(below.split(separator: "/")[0]) : "."
     }
@@ -33,7 +33,7 @@ extension GitHistory {
     /// The folder of a path's module below the scanned folder (`Sources/AppCore`, a package target's
     /// folder in the project model), for a path deeper than the top-level folder; else the first two
     /// folders of the path below the scanned folder (`Sources/Generated`), or its first folder.
-    func moduleFolder(of path: String, in model: ProjectModel) -> String {
+    public func moduleFolder(of path: String, in model: ProjectModel) -> String {
         let below = path.dropFirst(prefix.count)
         let parts = below.split(separator: "/").dropLast()
         guard let first = parts.first else { return "." }
@@ -47,28 +47,28 @@ extension GitHistory {
 
     /// The first-parent commits of HEAD since `since` (a day or a ref; nil: all), oldest first, each
     /// with the Swift files it changed (against its first parent).
-    func commits(since: String?) throws -> [Commit] {
+    public func commits(since: String?) throws -> [Commit] {
         var boundary: String?
         var notBefore: Int?
         if let since {
             if let day = ProgressHistoryDay.parse(since) {
-                guard day <= Int(Date().timeIntervalSince1970) else { throw AuditError("--since \(since): a date in the future") }
+                guard day <= Int(Date().timeIntervalSince1970) else { throw HistoryError("--since \(since): a date in the future") }
                 notBefore = day
             } else {
-                guard isCommit(since) else { throw AuditError("--since \(since): not a date (YYYY-MM-DD) nor a commit git knows") }
+                guard isCommit(since) else { throw HistoryError("--since \(since): not a date (YYYY-MM-DD) nor a commit git knows") }
                 // The commits after it, and it.
                 boundary = since
             }
         }
         var commits = try firstParentCommits(after: boundary) { $0.hasSuffix(".swift") }
         if let notBefore { commits = commits.filter { $0.time >= notBefore } }
-        guard !commits.isEmpty else { throw AuditError("--since \(since ?? ""): no commit in that range") }
+        guard !commits.isEmpty else { throw HistoryError("--since \(since ?? ""): no commit in that range") }
         return commits.reversed()
     }
 
     /// The sampled commits among `commits` (oldest first): the newest commit of each period (or
     /// every Nth), every tagged commit, and HEAD (the last).
-    func samples(of commits: [Commit], every: ProgressEvery) -> [Commit] {
+    public func samples(of commits: [Commit], every: ProgressEvery) -> [Commit] {
         var chosen: [Commit] = []
         switch every {
         case .commits(let count):
@@ -93,20 +93,20 @@ extension GitHistory {
 
 extension GitHistory.Commit {
     /// Its day, as the report shows it.
-    var day: String { ProgressHistoryDay.format(time) }
+    public var day: String { ProgressHistoryDay.format(time) }
 }
 
 /// Dates of commits as the progress report shows them: days in UTC.
-enum ProgressHistoryDay {
-    static func format(_ time: Int) -> String { ProgressHistory.format(Double(time)) }
+public enum ProgressHistoryDay {
+    public static func format(_ time: Int) -> String { ProgressHistory.format(Double(time)) }
 
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         guard text.count == 10, let seconds = ProgressHistory.day(text) else { return nil }
         return Int(seconds)
     }
 
     /// The period a time falls in: its day, its ISO week, or its month.
-    static func period(_ time: Int, _ every: ProgressEvery) -> String {
+    public static func period(_ time: Int, _ every: ProgressEvery) -> String {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let date = Date(timeIntervalSince1970: TimeInterval(time))

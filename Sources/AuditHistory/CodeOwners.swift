@@ -1,30 +1,32 @@
+import AuditModel
 import Foundation
 
 /// A repository's CODEOWNERS file, read as GitHub reads it: the first of `.github/CODEOWNERS`,
 /// `CODEOWNERS`, `docs/CODEOWNERS`; one pattern and its owners per line; the last matching line wins;
 /// a line GitHub would reject (a `!` negation, a `[...]` character range, an owner that is neither
 /// `@user`, `@org/team` nor an e-mail address) is skipped and reported with its line number.
-struct CodeOwners {
-    struct Rule {
-        let pattern: String
-        let regex: NSRegularExpression
-        let owners: [String]
+/// Patterns are `PathGlob`s of the `.codeOwners` dialect (gitignore's rules as GitHub applies them).
+public struct CodeOwners {
+    public struct Rule {
+        public let pattern: String
+        public let glob: PathGlob
+        public let owners: [String]
     }
 
-    let file: String
-    let rules: [Rule]
+    public let file: String
+    public let rules: [Rule]
     /// One line each: `CODEOWNERS:7: ...`, for lines skipped.
-    let problems: [String]
+    public let problems: [String]
 
     /// The CODEOWNERS file of the work tree at `top`, nil when there is none.
-    static func load(top: String) -> CodeOwners? {
+    public static func load(top: String) -> CodeOwners? {
         for candidate in [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] {
             if let text = try? String(contentsOfFile: top + "/" + candidate, encoding: .utf8) { return CodeOwners(text: text, file: candidate) }
         }
         return nil
     }
 
-    init(text: String, file: String) {
+    public init(text: String, file: String) {
         self.file = file
         var rules: [Rule] = []
         var problems: [String] = []
@@ -38,11 +40,12 @@ struct CodeOwners {
                 problems.append("\(file):\(index + 1): \(problem): line skipped")
                 continue
             }
-            guard let regex = try? NSRegularExpression(pattern: Self.regex(for: pattern)) else {
-                problems.append("\(file):\(index + 1): the pattern '\(pattern)' cannot be read: line skipped")
+            let glob: PathGlob
+            do { glob = try PathGlob(pattern, syntax: .codeOwners) } catch {
+                problems.append("\(file):\(index + 1): the pattern '\(pattern)' cannot be read (\(error)): line skipped")
                 continue
             }
-            rules.append(Rule(pattern: pattern, regex: regex, owners: Array(owners)))
+            rules.append(Rule(pattern: pattern, glob: glob, owners: Array(owners)))
         }
         self.rules = rules
         self.problems = problems
@@ -80,45 +83,17 @@ struct CodeOwners {
         return nil
     }
 
-    /// The pattern as a regular expression over repository-relative paths (gitignore's rules as
-    /// GitHub applies them: anchored with a leading or inner `/`, at any depth otherwise; a folder's
-    /// pattern covers all in it).
-    static func regex(for pattern: String) -> String {
-        var body = pattern
-        let directory = body.hasSuffix("/")
-        if directory { body.removeLast() }
-        let anchored = body.hasPrefix("/") || body.dropFirst().contains("/")
-        if body.hasPrefix("/") { body.removeFirst() }
-        var regex = ""
-        let characters = Array(body)
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == "*", index + 1 < characters.count, characters[index + 1] == "*" {
-                regex += ".*"
-                index += 2
-                if index < characters.count, characters[index] == "/" { index += 1; regex += "(?:/)?" }
-                continue
-            }
-            switch character {
-            case "*": regex += "[^/]*"
-            case "?": regex += "[^/]"
-            case "\\":
-                index += 1
-                if index < characters.count { regex += NSRegularExpression.escapedPattern(for: String(characters[index])) }
-            default: regex += NSRegularExpression.escapedPattern(for: String(character))
-            }
-            index += 1
-        }
-        let start = anchored ? "^" : "^(?:.*/)?"
-        // `docs/*` owns the files right in docs, not those further down (GitHub's documented exception).
-        let end = directory ? "/.*$" : pattern.hasSuffix("/*") ? "$" : "(?:/.*)?$"
-        return start + regex + end
+    /// The owners of a repository-relative path: those of the last line that matches (none: unowned).
+    /// Who owns a path, as reports name the group: its owners joined by a space, `(no owner)` when
+    /// no line owns it or its line names no owner (`progress`'s findings by owner, `fix --split-by owner`).
+    public func group(of path: String) -> String {
+        let owners = owners(of: path) ?? []
+        return owners.isEmpty ? Self.noOwner : owners.joined(separator: " ")
     }
 
-    /// The owners of a repository-relative path: those of the last line that matches (none: unowned).
-    func owners(of path: String) -> [String]? {
-        let range = NSRange(path.startIndex..., in: path)
-        return rules.last { $0.regex.firstMatch(in: path, range: range) != nil }?.owners
+    public static let noOwner = "(no owner)"
+
+    public func owners(of path: String) -> [String]? {
+        rules.last { $0.glob.matches(path) }?.owners
     }
 }

@@ -1,4 +1,4 @@
-@testable import Audit
+@testable import AuditHistory
 import XCTest
 
 /// CODEOWNERS as GitHub reads it: last match wins, anchoring, folders, bad lines skipped with their number.
