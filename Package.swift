@@ -42,21 +42,23 @@ let package = Package(
         .target(name: "AuditProject", dependencies: ["AuditModel"]),
         // Swift-grammar knowledge: calls, arguments, modifier chains, literals, imports, declarations, manifests.
         .target(name: "SwiftGrammar", dependencies: ["TreeSitter", "AuditModel", "AuditProject"]),
+        // The rotating-text analysis: its vocabulary, each file's facts, the resolver that joins them.
+        .target(name: "AuditRotation", dependencies: ["AuditModel", "AuditProject", "SwiftGrammar", "TreeSitter"]),
         // Rules as data: the YAML format, its validation, and the engine that matches rules on a tree.
         .target(
             name: "AuditRules",
-            dependencies: ["AuditModel", "AuditProject", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
+            dependencies: ["AuditModel", "AuditProject", "AuditRotation", "SwiftGrammar", "TreeSitter", .product(name: "Yams", package: "Yams")]
         ),
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
         // The select step: which files need parsing, now and after the first parses, from what the rules need.
-        .target(name: "AuditSelect", dependencies: ["AuditRules", "SwiftGrammar", "AuditModel", "CWordStarts"]),
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditRotation", "SwiftGrammar", "AuditModel", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Everything asked of git: ignored files, the changes since a base, history without a checkout.
         .target(name: "AuditGit", dependencies: ["ChildProcess"]),
         // Walking source trees, reading files, and running the rules on each.
-        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditSelect", "AuditGit", "TreeSitter"]),
+        .target(name: "AuditScan", dependencies: ["AuditModel", "AuditProject", "AuditRules", "AuditRotation", "AuditSelect", "AuditGit", "TreeSitter"]),
         // Planning edits and unified diffs: pure byte work on the plain model.
         .target(name: "AuditFix", dependencies: ["AuditModel"]),
         // .loadaudit.yml: scope globs, extra rules, per-rule severities, baseline path, failing severity.
@@ -84,7 +86,7 @@ let package = Package(
         .target(
             name: "LoadAuditCLI",
             dependencies: [
-                "Audit", "AuditModel", "AuditProject", "AuditRules", "AuditScan", "AuditReport", "AuditFix", "AuditBaseline", "AuditProgress", "AuditHistory", "TreeSitter",
+                "Audit", "AuditModel", "AuditProject", "AuditRotation", "AuditRules", "AuditReport", "AuditBaseline", "AuditProgress", "AuditHistory", "TreeSitter",
                 "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,6 +1,8 @@
 // Audit: the library layer between the command line and the stages. It turns the command line's
 // choices into a configuration, a ruleset and a scanner (`Audit.init`), then runs `scan`, `fix` and `progress` as
 // named steps (ScanSteps.swift, FixPlanner.swift, ProgressSteps.swift; the walks are in docs/architecture.md).
+// The rule authors' tools take their values here too (the rules' examples run as tests, a file's tree for
+// `syntax`: RuleExampleChecks.swift, RuleAuthorTools.swift), so the command line does no work around it.
 // It owns: choosing the configuration and rules, the project root, the scan's gate (baseline, diff
 // base, gate changes, whether the run fails) and the fix's plan. It must not print, write files or
 // exit: it returns what happened, and throws `AuditError` (one line naming the file) for bad input.

@@ -45,6 +45,13 @@ public struct FixPlanner {
         /// its diff.
         public let applied: AppliedEdits
         public var outcome: Outcome
+
+        /// The unified diff of the rewrite (nil when it changes nothing), made from the applied edits
+        /// (`UnifiedDiff`: the lines they left alone are kept without comparing the texts); with
+        /// `colour`, coloured as git colours a diff. What `fix --dry-run` prints.
+        public func diff(colour: Bool) -> String? {
+            UnifiedDiff.make(path: file, old: original, new: fixed, applied: applied, colour: colour)
+        }
     }
 
     /// A finding a fix leaves, and where it starts in its file as the fix found it.

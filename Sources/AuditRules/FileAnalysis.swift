@@ -1,5 +1,6 @@
 import AuditModel
 import AuditProject
+import AuditRotation
 import Foundation
 import SwiftGrammar
 import TreeSitter

@@ -6,6 +6,7 @@
 
 import AuditModel
 import AuditProject
+import AuditRotation
 import Foundation
 import SwiftGrammar
 import TreeSitter
@@ -43,8 +44,7 @@ public struct RuleEngine: Sendable {
         self.precedence = precedence
         selectionNeeds = ruleSet.selectionNeeds
         // The rotating-text rules' vocabularies, merged once (for the select step too).
-        rotation = selectionNeeds.rotation ?? RotationVocabulary()
-        rotationWalkWords = RotationReader.walkWords(rotation)
+        rotation = RotationAnalysis(selectionNeeds.rotation ?? RotationVocabulary())
         labelComponents = labelRules.reduce(into: Set<String>()) { $0.formUnion($1.style.components) }
         patternRulesByRootType = patternRules.reduce(into: [:]) { byType, entry in
             for type in entry.pattern.pattern.rootTypes { byType[type, default: []].append(entry) }
@@ -128,9 +128,9 @@ public struct RuleEngine: Sendable {
     /// The `pattern` rules, by the node kinds their matches start at.
     private let patternRulesByRootType: [String: [(rule: Rule, pattern: PatternRule)]]
 
-    /// The rotating-text rules' names (display calls, clocks, random picks), for every file's walk.
-    private let rotation: RotationVocabulary
-    private let rotationWalkWords: [[UInt8]]
+    /// The rotating-text analysis (AuditRotation), made from its rules' names (display calls, clocks,
+    /// random picks) for every file's walk.
+    private let rotation: RotationAnalysis
 
     /// An analysis for a file no rule can find anything in, made without parsing it.
     public func emptyAnalysis(file: String) -> FileAnalysis {
@@ -193,7 +193,7 @@ public struct RuleEngine: Sendable {
             exportedImports: facts.exportedImports,
             syntaxErrors: facts.syntaxErrors.map(\.position),
             suppressions: Suppression.collect(in: tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees),
-            rotation: rotatingRules.isEmpty ? nil : RotationReader.read(tree, file: file, vocabulary: rotation, walkWords: skipsUnmarkedSubtrees ? rotationWalkWords : nil)
+            rotation: rotatingRules.isEmpty ? nil : rotation.read(tree, file: file, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
         )
         analysis.extendedTypes = facts.extendedTypes
         analysis.declaredMembers = facts.declaredMembers

@@ -1,4 +1,5 @@
 import AuditModel
+import AuditRotation
 import Foundation
 import SwiftGrammar
 import Yams

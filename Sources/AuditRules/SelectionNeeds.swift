@@ -1,3 +1,4 @@
+import AuditRotation
 import SwiftGrammar
 
 /// What the rules (and the engine's own features) need a file to show before it is worth parsing:

@@ -8,6 +8,7 @@
 
 import AuditModel
 import AuditProject
+import AuditRotation
 import AuditRules
 import AuditSelect
 import Dispatch

@@ -9,6 +9,7 @@
 // file), read or parse files itself (the scanner hands it bytes), or be known by the rules or the
 // engine.
 
+import AuditRotation
 import AuditRules
 import SwiftGrammar
 

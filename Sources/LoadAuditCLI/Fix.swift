@@ -1,6 +1,5 @@
 import ArgumentParser
 import Audit
-import AuditFix
 import AuditModel
 import Foundation
 
@@ -84,7 +83,7 @@ struct Fix: ParsableCommand {
         if dryRun {
             let colour = terminal.wantsColour(color)
             for file in plan.files where file.outcome == .fixed {
-                if let diff = UnifiedDiff.make(path: file.file, old: file.original, new: file.fixed, applied: file.applied, colour: colour) {
+                if let diff = file.diff(colour: colour) {
                     terminal.write(diff)
                 }
             }

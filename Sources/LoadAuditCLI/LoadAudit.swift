@@ -6,7 +6,6 @@
 import ArgumentParser
 import Audit
 import AuditModel
-import AuditRules
 import Foundation
 
 public let loadauditVersion = "0.1.0"
@@ -61,7 +60,7 @@ public struct LoadAudit: ParsableCommand {
     public static func main(arguments: [String], terminal: Terminal) -> Int32 {
         CurrentTerminal.terminal = terminal
         if let command = arguments.first, ["scan", "fix", "baseline", "progress", "rules", "lsp"].contains(command), !arguments.contains("--rules") {
-            RuleSet.prepareBuiltIn()
+            Audit.prepareBuiltInRules()
         }
         if let mistake = commandMistake(in: arguments, currentDirectory: terminal.currentDirectory) {
             terminal.error(mistake)

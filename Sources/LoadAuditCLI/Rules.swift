@@ -2,8 +2,8 @@ import ArgumentParser
 import Audit
 import AuditBaseline
 import AuditProject
+import AuditRotation
 import AuditRules
-import AuditScan
 import Foundation
 import TreeSitter
 
@@ -318,13 +318,8 @@ struct Syntax: ParsableCommand {
         let file = self.file!
         let terminal = CurrentTerminal.terminal
         let path = terminal.absolutePath(file)
-        let source: SourceText
-        switch SourceReader.read(path, maximumSize: ProjectScanner.maximumFileSize) {
-        case .success(let bytes): source = SourceText(bytes: bytes)
-        case .failure(let failure):
-            throw CommandFailure(message: "\(file): \(FileManager.default.fileExists(atPath: path) ? failure.detail : "no such file")")
-        }
-        let tree = try Parser().parse(source)
+        // Read and parsed as a scan reads a file (Audit); the tree itself is what this command shows.
+        let tree = try Audit.syntaxTree(ofFile: path, shownAs: file)
         // Iterative, so deeply nested code cannot overflow the stack.
         var output = ""
         var pending: [(node: Node, depth: Int, field: String?)] = [(tree.rootNode, 0, nil)]

@@ -119,6 +119,24 @@ final class ModuleGraphTests: XCTestCase {
         }
     }
 
+    /// One door: the command line does its work through `Audit` (which a language server shares) and
+    /// imports the stages below only for the values it renders; it never reads, selects, parses for
+    /// findings, plans edits or asks git itself. (`syntax FILE`, the tree dumper, walks the tree Audit
+    /// parsed: `TreeSitter` for its nodes.)
+    func testTheCommandLineDoesNoWorkAroundAudit() throws {
+        let work: Set<String> = ["AuditScan", "AuditSelect", "AuditFix", "AuditConfig", "AuditGit", "SwiftGrammar", "ChildProcess"]
+        XCTAssertEqual(try Self.imports(of: "LoadAuditCLI").intersection(work).sorted(), [])
+    }
+
+    /// The rotating-text analysis sits below the rules: it knows no rules file, no other rule kind,
+    /// nothing of selection, scanning or reports.
+    func testTheRotationAnalysisKnowsNoRules() throws {
+        let above: Set<String> = ["AuditRules", "AuditSelect", "AuditScan", "Audit", "AuditReport", "AuditConfig", "LoadAuditCLI"]
+        let imports = try Self.imports(of: "AuditRotation")
+        XCTAssertTrue(imports.contains("SwiftGrammar"), "Sources/AuditRotation: the analysis reads trees")
+        XCTAssertEqual(imports.intersection(above).sorted(), [])
+    }
+
     /// Each Swift module but the one-line executable has a main file whose header says what it owns
     /// and what it must not do (`// Module: ... must not ...`).
     func testEveryModuleHeaderSaysWhatItMustNotDo() throws {

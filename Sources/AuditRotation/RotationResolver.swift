@@ -215,7 +215,7 @@ public struct RotationResolver: Sendable {
     }
 
     /// The findings of one file's displays: text chosen among fixed messages by time (or by chance).
-    func findings(for facts: RotationFacts, rule: Rule, file: String) -> [Finding] {
+    public func findings(for facts: RotationFacts, rule: some RotatingTextRule, file: String) -> [Finding] {
         guard linked.contains(file) else { return [] }
         return facts.displays.compactMap { display -> Finding? in
             guard let reason = explain(display, file: file) else { return nil }
@@ -442,10 +442,5 @@ public struct RotationLinks: Sendable {
             let names = facts.linkingNames
             if !names.isEmpty { byWorkspace[model.modules[module].workspace, default: []].formUnion(names) }
         }
-    }
-
-    /// The links of a scan's analyses.
-    public init(_ analyses: [FileAnalysis], model: ProjectModel) {
-        self.init(analyses.compactMap { analysis in analysis.rotation.map { (model.module(of: analysis.file) ?? 0, $0) } }, model: model)
     }
 }
