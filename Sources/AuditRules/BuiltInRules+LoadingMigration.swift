@@ -446,7 +446,9 @@ rules:
     clocks:
       closures:                               # calls whose closures run later, on a clock
         scheduledTimer: a repeating Timer
+        Timer: a repeating Timer                # Timer(timeInterval:repeats:) { ... } added to a RunLoop
         asyncAfter: DispatchQueue.main.asyncAfter
+        setEventHandler: a DispatchSourceTimer
       targets:                                # calls given a target and a #selector: its method runs on the clock
         scheduledTimer: a repeating Timer
         CADisplayLink: a CADisplayLink
@@ -454,7 +456,9 @@ rules:
         sleep: a Task.sleep loop
       publishers:                             # values that tick ...
         Timer.publish: a Timer.publish
-      receivers: [onReceive]                  # ... and the calls that run closures at each tick
+      receivers: [onReceive, sink, values]    # ... and what receives each tick: .onReceive(p) { }, p.sink { }, for await _ in p.values { }
+      sequences:                              # async sequences that tick: a for-await loop over one repeats
+        AsyncTimerSequence: an AsyncTimerSequence
       time-driven-views:                      # views whose content closure is given the time
         TimelineView: a TimelineView
     random-picks: [randomElement]             # calls that pick an element at random

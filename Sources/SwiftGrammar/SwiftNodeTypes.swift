@@ -93,6 +93,7 @@ public enum SwiftNodeType {
 /// The grammar's field names (`child(byField:)`).
 public enum SwiftField {
     @inlinable public static var body: String { "body" }
+    @inlinable public static var collection: String { "collection" }
     @inlinable public static var condition: String { "condition" }
     @inlinable public static var declarationKind: String { "declaration_kind" }
     @inlinable public static var expr: String { "expr" }
