@@ -440,7 +440,7 @@ rules:
     message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
     help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
     # What makes text change over time (the engine knows the Swift shapes; the names are data):
-    display-calls: [Text, Label, navigationTitle]   # calls whose first argument is shown text
+    display-calls: [Text, Label, navigationTitle, accessibilityLabel]   # calls whose first argument is shown (or read) text
     display-properties: [text, title]         # UIKit text set on a view: statusLabel.text = ...
     display-setters: [setTitle]               # button.setTitle(..., for: .normal)
     clocks:

@@ -152,7 +152,8 @@ extension RotationReader {
 
     /// The condition of the `if` around `node` (inside `body`) that reads `name`: `if index == tips.count { index = 0 }`.
     static func wrapCondition(around node: Node, reading name: String, within body: Node) -> Node? {
-        for ancestor in node.ancestors.reversed() {
+        // (`ancestors` is innermost first.)
+        for ancestor in node.ancestors {
             if ancestor == body { return nil }
             guard ancestor.type == SwiftNodeType.ifStatement else { continue }
             let conditions = ancestor.children(byField: SwiftField.condition)

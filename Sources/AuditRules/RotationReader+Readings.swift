@@ -58,6 +58,8 @@ extension RotationReader {
                    let arguments = Self.subscriptArguments(target) {
                     return .element(collection: collection, index: Self.paths(in: arguments))
                 }
+                // `Tip.allCases.randomElement()?.rawValue`: a random pick of them.
+                if member == "rawValue", case .random(let collection, _) = shape(of: target), collection.names.last == "allCases" { return shape(of: target) }
                 return made(call, member: member)
             }
             guard let path = Self.path(of: value) else {

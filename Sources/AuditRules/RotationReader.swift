@@ -300,7 +300,7 @@ struct RotationReader {
     /// `for await _ in ticks.values { ... }` (a receiver's name read on a publisher, in place or held
     /// in a property): the loop's body runs at each tick.
     private mutating func noteLoop(_ node: Node) {
-        guard !node.hasError, node.children.contains(where: { $0.type == "await" }), let collection = node.child(byField: SwiftField.collection),
+        guard !node.hasError, node.children.contains(where: { $0.type == SwiftNodeType.awaitKeyword }), let collection = node.child(byField: SwiftField.collection),
               let body = node.namedChildren.last(where: { $0.type == SwiftNodeType.statements }) else { return }
         if collection.type == SwiftNodeType.callExpression, let callee = SwiftCall.calleeName(of: collection), let description = vocabulary.sequences[callee] {
             clockCode.append(ClockCode(body: body, clock: place(description, collection), waits: false))

@@ -9,6 +9,7 @@ public enum SwiftNodeType {
     @inlinable public static var assignment: String { "assignment" }
     @inlinable public static var attribute: String { "attribute" }
     @inlinable public static var awaitExpression: String { "await_expression" }
+    @inlinable public static var awaitKeyword: String { "await" }  // the keyword token (`for await`)
     @inlinable public static var callExpression: String { "call_expression" }
     @inlinable public static var callSuffix: String { "call_suffix" }
     @inlinable public static var caseKeyword: String { "case" }  // the keyword token
