@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "LoadAuditTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TreeSitterTests", dependencies: ["TreeSitter"]),
         .testTarget(name: "AuditProjectTests", dependencies: ["AuditProject"]),
-        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditModel", "TreeSitter", "CTreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditRotation", "AuditModel", "TreeSitter", "CTreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         // The select step, and that it never changes a scan's report (so the scanner and the reports too);
         // its C loop against the table of byte classes.
         .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "CWordStarts", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),

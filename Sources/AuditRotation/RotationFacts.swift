@@ -210,7 +210,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
             if case .path(let value) = change.shape, value.names.count == 2, value.names[0].first?.isUppercase == true { link(value.names[0]) }
             // What a counter's step reads (`tips` of `(index + 1) % tips.count`): the strings a display
             // of the counter picks from.
-            if change.shape == .advance { for path in change.reads { add(path, change.context, collection: true) } }
+            // (And a wrap's condition: `if index == tips.count { index = 0 }`.)
+            if change.shape == .advance || change.shape == .step { for path in change.reads { add(path, change.context, collection: true) } }
         }
         for display in displays where showsWhatTheseClocksChange(display) {
             if let owner = display.context.owner { link(owner) }

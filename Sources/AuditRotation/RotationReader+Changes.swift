@@ -44,6 +44,8 @@ extension RotationReader {
         /// Members set once the work's result is in: their other values in the same code follow the work too.
         var setAfterWork = Set<String>()
         var found: [(node: Node, target: RotationFacts.ValuePath, shape: RotationFacts.ValueShape, tick: Int)] = []
+        /// What moves a value besides its assignment's right side: a helper method's computation, a wrap's condition.
+        var moreReads: [Int: [RotationFacts.ValuePath]] = [:]
         code.body.walk { node in
             if node.isError { return false }
             // Code that runs later, elsewhere: a nested clock's closure is that clock's.
@@ -75,8 +77,15 @@ extension RotationReader {
                 shape = .advance
             } else if operation == "=", Self.movesOn(result, from: path.names.last ?? "") {
                 shape = .advance
+            } else if operation == "=", let reads = self.movesOnInMethod(result, from: path.names.last ?? "") {
+                shape = .advance
+                moreReads[node.startByte] = reads
             } else {
                 shape = self.shape(of: result)
+                // `if index == tips.count { index = 0 }`: what the wrap compares the index with.
+                if shape == .step, let name = path.names.last, let condition = Self.wrapCondition(around: node, reading: name, within: code.body) {
+                    moreReads[node.startByte] = Self.paths(in: condition)
+                }
             }
             // A value read by name changes nothing by itself, except an enum's case written with its
             // type (`phase = LoadPhase.slow`).
@@ -103,7 +112,7 @@ extension RotationReader {
             }
             var change = RotationFacts.TimedChange(target: target, context: context(node.ancestors), shape: shape, clock: code.clock,
                                                    place: place(target.names.last ?? "", node))
-            if let result = node.child(byField: SwiftField.result) { change.reads = Self.paths(in: result) }
+            if let result = node.child(byField: SwiftField.result) { change.reads = Self.unique(Self.paths(in: result) + (moreReads[node.startByte] ?? [])) }
             facts.changes.append(change)
         }
     }
@@ -117,6 +126,40 @@ extension RotationReader {
             return !reads
         }
         return reads
+    }
+
+    /// Whether `value` calls a method of the type around it, given `name`, that returns a value moved
+    /// on from its parameter: `index = nextIndex(after: index)` with `func nextIndex(after current: Int)
+    /// -> Int { (current + 1) % tips.count }`. Only methods of this file's type of that name, each
+    /// with a body of one expression (or one `return`).
+    /// Gives what the method's computation reads besides its parameters (`tips` of `tips.count`), nil
+    /// when `value` is no such call.
+    func movesOnInMethod(_ value: Node, from name: String) -> [RotationFacts.ValuePath]? {
+        guard value.type == SwiftNodeType.callExpression, let method = Self.calledMethodName(value), let call = SwiftCall(value),
+              call.arguments.contains(where: { Self.contains($0.value, name: name) }), let owner = Self.owner(value.ancestors) else { return nil }
+        for body in methods[owner + "." + method] ?? [] {
+            guard let declaration = body.parent, let statements = body.namedChildren.first(where: { $0.type == SwiftNodeType.statements }) else { continue }
+            let parts = statements.namedChildren.filter { !SwiftExpressions.isComment($0) }
+            guard parts.count == 1, let returned = parts[0].type == SwiftNodeType.controlTransferStatement ? parts[0].namedChildren.last : parts[0] else { continue }
+            let parameters = Set(declaration.namedChildren.filter { $0.type == SwiftNodeType.parameter }
+                .flatMap { $0.namedChildren.filter { $0.type == SwiftNodeType.simpleIdentifier }.map(\.text) })
+            if parameters.contains(where: { Self.movesOn(returned, from: $0) }) {
+                return Self.paths(in: returned).filter { $0.fromSelf || !parameters.contains($0.names[0]) }
+            }
+        }
+        return nil
+    }
+
+    /// The condition of the `if` around `node` (inside `body`) that reads `name`: `if index == tips.count { index = 0 }`.
+    static func wrapCondition(around node: Node, reading name: String, within body: Node) -> Node? {
+        // (`ancestors` is innermost first.)
+        for ancestor in node.ancestors {
+            if ancestor == body { return nil }
+            guard ancestor.type == SwiftNodeType.ifStatement else { continue }
+            let conditions = ancestor.children(byField: SwiftField.condition)
+            return conditions.contains(where: { contains($0, name: name) }) ? conditions.first : nil
+        }
+        return nil
     }
 
     /// A time-driven view's content closure: its parameter (`context`) is the time, and each local

@@ -32,8 +32,7 @@ extension RotationReader {
             return value.namedChildren.first.map(shape(of:)) ?? .other
         case SwiftNodeType.callExpression:
             guard let call = SwiftCall(value) else { return .other }
-            if let arguments = value.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix })?.namedChildren.first(where: { $0.type == SwiftNodeType.valueArguments }),
-               arguments.child(at: 0)?.type == "[" {
+            if let arguments = Self.subscriptArguments(value) {
                 guard let collection = Self.path(of: call.callee) else { return .other }
                 if collection.names.last == "allCases" { return .enumCase(nil) }
                 return .element(collection: collection, index: Self.paths(in: arguments))
@@ -54,6 +53,13 @@ extension RotationReader {
             if value.type == SwiftNodeType.navigationExpression, let target = value.child(byField: SwiftField.target), target.type == SwiftNodeType.callExpression,
                let suffix = value.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix), suffix.type == SwiftNodeType.simpleIdentifier,
                let member = Self.word(suffix), let call = SwiftCall(target) {
+                // `Tip.allCases[index].rawValue`: an element of an enum's cases, shown as its raw value.
+                if member == "rawValue", Self.isSubscript(target), let collection = Self.path(of: call.callee), collection.names.last == "allCases",
+                   let arguments = Self.subscriptArguments(target) {
+                    return .element(collection: collection, index: Self.paths(in: arguments))
+                }
+                // `Tip.allCases.randomElement()?.rawValue`: a random pick of them.
+                if member == "rawValue", case .random(let collection, _) = shape(of: target), collection.names.last == "allCases" { return shape(of: target) }
                 return made(call, member: member)
             }
             guard let path = Self.path(of: value) else {
@@ -66,6 +72,15 @@ extension RotationReader {
             return .other
         }
     }
+
+    /// The arguments of a subscript (`tips[index]`, read by the grammar as a call with `[`), or nil.
+    static func subscriptArguments(_ call: Node) -> Node? {
+        guard let arguments = call.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix })?.namedChildren.first(where: { $0.type == SwiftNodeType.valueArguments }),
+              arguments.child(at: 0)?.type == "[" else { return nil }
+        return arguments
+    }
+
+    static func isSubscript(_ call: Node) -> Bool { subscriptArguments(call) != nil }
 
     /// A value of a type made in place from arguments (`Phase(elapsed: e)`): the type is named by an
     /// upper-case word (or `Self`) and given at least one argument; `.other` for any other call.

@@ -66,6 +66,8 @@ struct RotationReader {
     /// What the walk does at a node, by its kind.
     private enum Kind {
         case type, property, function, call, assignment
+        /// A `for` loop: `for await` over a sequence that ticks runs its body on a clock.
+        case loop
         /// A node that holds declarations: the walk reads each of its children (a type's members, with
         /// their stated types, whatever their words), and goes further only where a word of `walkWords` is.
         case container
@@ -80,6 +82,7 @@ struct RotationReader {
         let named: [(String, Kind)] = [
             (SwiftNodeType.classDeclaration, .type), (SwiftNodeType.protocolDeclaration, .type), (SwiftNodeType.propertyDeclaration, .property),
             (SwiftNodeType.functionDeclaration, .function), (SwiftNodeType.callExpression, .call), (SwiftNodeType.assignment, .assignment),
+            (SwiftNodeType.forStatement, .loop),
             (SwiftNodeType.sourceFile, .container), (SwiftNodeType.classBody, .container), (SwiftNodeType.enumClassBody, .container),
         ]
         for (name, kind) in named { for symbol in Language.swift.symbols(named: name) { kinds[symbol] = kind } }
@@ -115,6 +118,8 @@ struct RotationReader {
                 noteCall(node, path: path)
             case .assignment:
                 noteDisplaySet(node, path: path)
+            case .loop:
+                noteLoop(node)
             case .container, .other:
                 break
             }
@@ -147,6 +152,12 @@ struct RotationReader {
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
         if let body = node.child(byField: SwiftField.body) {
             if type.isEnum { type.cases = RotationReader.enumCases(in: body) }
+            // `enum Tip: String, CaseIterable`: its `allCases` are fixed strings, each shown by `rawValue`.
+            if type.isEnum, marks.contains("String"), marks.contains("CaseIterable"), type.cases.count >= 2 {
+                var all = RotationFacts.Member(place: place("allCases", name))
+                all.messages = type.cases.count
+                type.members["allCases"] = all
+            }
             type.initChooses = Self.hasChoosingInit(body)
         }
         typeIndex[node.startByte] = facts.types.count
@@ -243,7 +254,12 @@ struct RotationReader {
         let isClock = vocabulary.clockCalls.contains(callee)
         let isDisplay = vocabulary.displayCalls.contains(callee) || vocabulary.displaySetters.contains(callee)
         guard isClock || isDisplay, !node.hasError, let call = SwiftCall(node) else { return }
-        let closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == SwiftNodeType.lambdaLiteral ? $0.value : nil }
+        var closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == SwiftNodeType.lambdaLiteral ? $0.value : nil }
+        // `let timer = Timer(timeInterval: 3, repeats: true) { ... }`: in a declaration's value the
+        // grammar reads the trailing closure as a call of the call.
+        if let parent = node.parent, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node, let outer = SwiftCall(parent), outer.arguments.isEmpty {
+            closures += outer.trailingClosures
+        }
         if isClock {
             let clock = place(vocabulary.description(ofClock: callee), node)
             if vocabulary.closureClocks[callee] != nil { for closure in closures { clockCode.append(ClockCode(body: closure, clock: clock, waits: false)) } }
@@ -259,7 +275,12 @@ struct RotationReader {
                     clockCode.append(ClockCode(body: body, clock: clock, waits: true))
                 }
             }
-            if vocabulary.receivers.contains(callee), let argument = call.arguments.first?.value { receives.append((argument, closures)) }
+            // The publisher: the first argument (`.onReceive(ticks) { ... }`), or what the call is made
+            // on (`ticks.sink { ... }`, `.sink(receiveValue: { ... })`).
+            if vocabulary.receivers.contains(callee),
+               let publisher = call.arguments.first.flatMap({ $0.value.type == SwiftNodeType.lambdaLiteral ? nil : $0.value }) ?? call.callee.child(byField: SwiftField.target) {
+                receives.append((publisher, closures))
+            }
             if vocabulary.timeDrivenViews[callee] != nil { for closure in closures { timeDrivenClosures.append((closure, clock)) } }
         }
         if isDisplay {
@@ -274,6 +295,20 @@ struct RotationReader {
     }
 
     var pendingTargets: [(method: String, clock: RotationFacts.Place)] = []
+
+    /// `for await _ in AsyncTimerSequence(...) { ... }` (a sequence call of the vocabulary), or
+    /// `for await _ in ticks.values { ... }` (a receiver's name read on a publisher, in place or held
+    /// in a property): the loop's body runs at each tick.
+    private mutating func noteLoop(_ node: Node) {
+        guard !node.hasError, node.children.contains(where: { $0.type == SwiftNodeType.awaitKeyword }), let collection = node.child(byField: SwiftField.collection),
+              let body = node.namedChildren.last(where: { $0.type == SwiftNodeType.statements }) else { return }
+        if collection.type == SwiftNodeType.callExpression, let callee = SwiftCall.calleeName(of: collection), let description = vocabulary.sequences[callee] {
+            clockCode.append(ClockCode(body: body, clock: place(description, collection), waits: false))
+        } else if collection.type == SwiftNodeType.navigationExpression, let name = SwiftExpressions.lastName(of: collection), vocabulary.receivers.contains(name),
+                  let publisher = collection.child(byField: SwiftField.target) {
+            receives.append((publisher, [body]))
+        }
+    }
 
     /// `statusLabel.text = ...`: a display property set on a view (not a plain variable named `text`).
     private mutating func noteDisplaySet(_ node: Node, path: [Node]) {

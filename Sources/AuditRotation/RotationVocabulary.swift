@@ -25,8 +25,13 @@ public struct RotationVocabulary: Sendable, Equatable {
     /// Values that tick (`Timer.publish`: the call's receiver and name as written), kept in a property
     /// or given in place to a receiver.
     public var publishers: [String: String] = [:]
-    /// Calls whose closures run at each tick of the publisher given as their first argument (`onReceive`).
+    /// What receives each tick of a publisher: a call's closures, the publisher given as its first
+    /// argument (`onReceive`) or the call made on it (`sink`); or, a name read on the publisher
+    /// (`values`), the body of a `for await` loop over it.
     public var receivers: Set<String> = []
+    /// Calls that make an async sequence that ticks (`AsyncTimerSequence`): the body of a `for await`
+    /// loop over one runs on the clock.
+    public var sequences: [String: String] = [:]
     /// Views whose content closure is given the time (`TimelineView`): what the closure computes from
     /// its parameter, and shows there, changes with it.
     public var timeDrivenViews: [String: String] = [:]
@@ -38,6 +43,7 @@ public struct RotationVocabulary: Sendable, Equatable {
     /// Every name of a call that makes code run over time (not the publishers).
     public var clockCalls: Set<String> {
         Set(closureClocks.keys).union(targetClocks.keys).union(waitClocks.keys).union(receivers).union(timeDrivenViews.keys)
+            .union(sequences.keys)
     }
 
     /// Every name that shows text: display calls, properties and setters.
@@ -45,7 +51,7 @@ public struct RotationVocabulary: Sendable, Equatable {
 
     /// How messages name a clock (`scheduledTimer`: "a repeating Timer"); the name itself when not given.
     public func description(ofClock name: String) -> String {
-        closureClocks[name] ?? targetClocks[name] ?? waitClocks[name] ?? publishers[name] ?? timeDrivenViews[name] ?? name
+        closureClocks[name] ?? targetClocks[name] ?? waitClocks[name] ?? publishers[name] ?? timeDrivenViews[name] ?? sequences[name] ?? name
     }
 
     /// The names of two rules together (the engine walks a file once for every rotating-text rule).
@@ -61,6 +67,7 @@ public struct RotationVocabulary: Sendable, Equatable {
         merged.publishers.merge(other.publishers) { first, _ in first }
         merged.receivers.formUnion(other.receivers)
         merged.timeDrivenViews.merge(other.timeDrivenViews) { first, _ in first }
+        merged.sequences.merge(other.sequences) { first, _ in first }
         merged.randomPicks.formUnion(other.randomPicks)
         return merged
     }

@@ -440,13 +440,15 @@ rules:
     message: Loading text that changes over time; use one static, context-specific label in the "Loading [noun]..." form.
     help: 'The design spec bans rotating loading messages and tips: show one static label ("Loading games...", or a context label such as "Syncing data").'
     # What makes text change over time (the engine knows the Swift shapes; the names are data):
-    display-calls: [Text, Label, navigationTitle]   # calls whose first argument is shown text
+    display-calls: [Text, Label, navigationTitle, accessibilityLabel]   # calls whose first argument is shown (or read) text
     display-properties: [text, title]         # UIKit text set on a view: statusLabel.text = ...
     display-setters: [setTitle]               # button.setTitle(..., for: .normal)
     clocks:
       closures:                               # calls whose closures run later, on a clock
         scheduledTimer: a repeating Timer
+        Timer: a repeating Timer                # Timer(timeInterval:repeats:) { ... } added to a RunLoop
         asyncAfter: DispatchQueue.main.asyncAfter
+        setEventHandler: a DispatchSourceTimer
       targets:                                # calls given a target and a #selector: its method runs on the clock
         scheduledTimer: a repeating Timer
         CADisplayLink: a CADisplayLink
@@ -454,7 +456,9 @@ rules:
         sleep: a Task.sleep loop
       publishers:                             # values that tick ...
         Timer.publish: a Timer.publish
-      receivers: [onReceive]                  # ... and the calls that run closures at each tick
+      receivers: [onReceive, sink, values]    # ... and what receives each tick: .onReceive(p) { }, p.sink { }, for await _ in p.values { }
+      sequences:                              # async sequences that tick: a for-await loop over one repeats
+        AsyncTimerSequence: an AsyncTimerSequence
       time-driven-views:                      # views whose content closure is given the time
         TimelineView: a TimelineView
     random-picks: [randomElement]             # calls that pick an element at random

@@ -187,7 +187,7 @@ extension RuleSetLoader {
         return tables
     }
 
-    static let clockKeys: Set<String> = ["closures", "targets", "waits", "publishers", "receivers", "time-driven-views"]
+    static let clockKeys: Set<String> = ["closures", "targets", "waits", "publishers", "receivers", "time-driven-views", "sequences"]
 
     /// A rotating-text rule's names: `display-calls`, `clocks` (each part a list of names, or a mapping
     /// of names to how a message calls them) and `random-picks`. Every name is a plain Swift name
@@ -211,7 +211,8 @@ extension RuleSetLoader {
         vocabulary.publishers = try clocks["publishers"].map { try names($0, "clocks.publishers", reader, dotted: true) } ?? [:]
         vocabulary.receivers = Set(try clocks["receivers"].map { try names($0, "clocks.receivers", reader).keys } ?? [:].keys)
         vocabulary.timeDrivenViews = try clocks["time-driven-views"].map { try names($0, "clocks.time-driven-views", reader) } ?? [:]
-        guard !vocabulary.clockCalls.isEmpty else { throw reader.error(clocksNode, "clocks names no call (closures, targets, waits, receivers or time-driven-views)") }
+        vocabulary.sequences = try clocks["sequences"].map { try names($0, "clocks.sequences", reader) } ?? [:]
+        guard !vocabulary.clockCalls.isEmpty else { throw reader.error(clocksNode, "clocks names no call (closures, targets, waits, receivers, time-driven-views or sequences)") }
         if vocabulary.receivers.isEmpty != vocabulary.publishers.isEmpty {
             throw reader.error(clocksNode, "clocks: 'receivers' and 'publishers' go together (a receiver runs its closures at each tick of a publisher)")
         }

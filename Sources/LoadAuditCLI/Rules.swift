@@ -271,7 +271,7 @@ struct RulesExplain: ParsableCommand {
             ("set by", names.displaySetters.sorted().joined(separator: ", ")),
             ("closures", list(names.closureClocks)), ("targets", list(names.targetClocks)), ("waits", list(names.waitClocks)),
             ("publishers", list(names.publishers)), ("receivers", names.receivers.sorted().joined(separator: ", ")),
-            ("time-driven views", list(names.timeDrivenViews)), ("random picks", names.randomPicks.sorted().joined(separator: ", ")),
+            ("time-driven views", list(names.timeDrivenViews)), ("sequences", list(names.sequences)), ("random picks", names.randomPicks.sorted().joined(separator: ", ")),
             ("observable state", names.observableState.sorted().joined(separator: ", ")),
         ]
         return parts.filter { !$0.1.isEmpty }.map { "\(($0.0 + ":").padding(toLength: 19, withPad: " ", startingAt: 0))\($0.1)\n" }.joined()

@@ -9,6 +9,7 @@ public enum SwiftNodeType {
     @inlinable public static var assignment: String { "assignment" }
     @inlinable public static var attribute: String { "attribute" }
     @inlinable public static var awaitExpression: String { "await_expression" }
+    @inlinable public static var awaitKeyword: String { "await" }  // the keyword token (`for await`)
     @inlinable public static var callExpression: String { "call_expression" }
     @inlinable public static var callSuffix: String { "call_suffix" }
     @inlinable public static var caseKeyword: String { "case" }  // the keyword token
@@ -93,6 +94,7 @@ public enum SwiftNodeType {
 /// The grammar's field names (`child(byField:)`).
 public enum SwiftField {
     @inlinable public static var body: String { "body" }
+    @inlinable public static var collection: String { "collection" }
     @inlinable public static var condition: String { "condition" }
     @inlinable public static var declarationKind: String { "declaration_kind" }
     @inlinable public static var expr: String { "expr" }

@@ -323,12 +323,15 @@ final class RotationVocabularyLoaderTests: XCTestCase {
     func testTheBuiltInClocksAreData() throws {
         let rule = try XCTUnwrap(RuleSet.builtIn().rules.first { $0.kind == .rotatingText })
         guard case .rotatingText(let vocabulary) = rule.matcher else { return XCTFail("\(rule.id) is not compiled into its rotating-text case") }
-        XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "asyncAfter", "CADisplayLink", "sleep", "onReceive", "TimelineView"])
+        XCTAssertEqual(vocabulary.clockCalls, ["scheduledTimer", "Timer", "asyncAfter", "setEventHandler", "CADisplayLink", "sleep", "onReceive", "sink", "values",
+                                               "TimelineView", "AsyncTimerSequence"])
+        XCTAssertEqual(vocabulary.receivers, ["onReceive", "sink", "values"])
+        XCTAssertEqual(vocabulary.sequences, ["AsyncTimerSequence": "an AsyncTimerSequence"])
         XCTAssertEqual(vocabulary.description(ofClock: "scheduledTimer"), "a repeating Timer")
         XCTAssertEqual(Set(vocabulary.targetClocks.keys), ["scheduledTimer", "CADisplayLink"])
         XCTAssertEqual(Set(vocabulary.publishers.keys), ["Timer.publish"])
         XCTAssertEqual(vocabulary.randomPicks, ["randomElement"])
-        XCTAssertEqual(vocabulary.displayCalls, ["Text", "Label", "navigationTitle"])
+        XCTAssertEqual(vocabulary.displayCalls, ["Text", "Label", "navigationTitle", "accessibilityLabel"])
         XCTAssertEqual(vocabulary.displayProperties, ["text", "title"])
         XCTAssertEqual(vocabulary.displaySetters, ["setTitle"])
         XCTAssertEqual(vocabulary.observableState, ["State", "Published", "Observable", "ObservableObject"])

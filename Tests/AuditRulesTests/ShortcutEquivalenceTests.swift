@@ -1,5 +1,6 @@
 import Foundation
 import LoadAuditTestSupport
+@testable import AuditRotation
 @testable import AuditRules
 import SwiftGrammar
 import TreeSitter

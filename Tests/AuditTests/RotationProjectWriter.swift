@@ -350,6 +350,7 @@ struct RotationProjectWriter {
             switch display {
             case "Label": content = ["\(mark)Label(\(shown), systemImage: \"hourglass\")"]
             case "navigationTitle": content = ["\(mark)List {", "    Text(\"Your trips\")", "}", ".navigationTitle(\(shown))"]
+            case "accessibilityLabel": content = ["\(mark)Image(systemName: \"hourglass\")", "    .symbolEffect(.pulse)", "    .accessibilityLabel(\(shown))"]
             default: content = ["\(mark)Text(\(shown))"]
             }
         }

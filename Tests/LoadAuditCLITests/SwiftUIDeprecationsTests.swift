@@ -126,15 +126,16 @@ final class SwiftUIDeprecationsTests: XCTestCase {
         // A rotating-text rule shows the names it follows (its clocks are the rules file's data).
         let rotating = CLIRun(["rules", "explain", "rotating-loading-message"])
         XCTAssertTrue(rotating.output.contains("""
-            shown by:          Label, Text, navigationTitle
+            shown by:          Label, Text, accessibilityLabel, navigationTitle
             set on views:      text, title
             set by:            setTitle
-            closures:          asyncAfter (DispatchQueue.main.asyncAfter), scheduledTimer (a repeating Timer)
+            closures:          Timer (a repeating Timer), asyncAfter (DispatchQueue.main.asyncAfter), scheduledTimer (a repeating Timer), setEventHandler (a DispatchSourceTimer)
             targets:           CADisplayLink (a CADisplayLink), scheduledTimer (a repeating Timer)
             waits:             sleep (a Task.sleep loop)
             publishers:        Timer.publish (a Timer.publish)
-            receivers:         onReceive
+            receivers:         onReceive, sink, values
             time-driven views: TimelineView (a TimelineView)
+            sequences:         AsyncTimerSequence (an AsyncTimerSequence)
             random picks:      randomElement
             observable state:  Observable, ObservableObject, Published, State
             """), rotating.output)
