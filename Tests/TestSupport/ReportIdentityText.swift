@@ -7,7 +7,7 @@ public enum ReportIdentityText {
         let replacements: [(String, String)] = [
             (#"(?m)^  "commit" : "[0-9a-f]{40}""#, #"  "commit" : "COMMIT""#),
             (#"(?m)^  "date" : "\d{4}-\d{2}-\d{2}""#, #"  "date" : "DATE""#),
-            (#"(?m)^  "repository" : ".*"$"#, #"  "repository" : "REPOSITORY""#),
+            (#"(?m)^  "repository" : "(?:[^"\\]|\\.)*""#, #"  "repository" : "REPOSITORY""#),
             (#"(?m)^    "hash" : "[0-9a-f]{16}""#, #"    "hash" : "RULES""#),
         ]
         var text = json
