@@ -15,30 +15,10 @@ import XCTest
 final class GeneratedNameProjectsTests: XCTestCase {
     func testEveryGeneratedProjectGivesItsLabels() throws {
         let environment = ProcessInfo.processInfo.environment
-        let all = NameAxes.combinations().filter(NameAxes.isReached)
-        var random = SeededRandom(seed: UInt64(environment["LOADAUDIT_GENERATED_SEED"] ?? "") ?? 41)
-        var sample = all
         // The suite draws 300 (20 to 30 s of a debug build); scripts/generated-name-projects runs all.
-        if let count = Int(environment["LOADAUDIT_GENERATED_NAMES"] ?? "300"), count < all.count {
-            sample = []
-            var left = all
-            for _ in 0..<count { sample.append(left.remove(at: random.below(left.count))) }
-        }
-        var failures: [(NameProject, String)] = []
-        for choice in sample {
-            let project = NameProjectWriter(choice: choice).project()
-            if let problem = try Self.problem(project) { failures.append((project, problem)) }
-        }
-        guard let (first, problem) = failures.first else { return }
-        let shrunk = try Self.shrink(Dictionary(uniqueKeysWithValues: first.choices.map { ($0.axis, $0.option) }))
-        XCTFail("""
-        \(failures.count) of \(sample.count) generated projects (of \(all.count) combinations) differ from their labels; the first: \(first)
-        \(problem)
-        shrunk to: \(shrunk.project) -- \(shrunk.problem)
-        \(shrunk.project.listing)
-        every failing combination:
-        \(failures.map { "\($0.0): \($0.1)" }.joined(separator: "\n"))
-        """)
+        let (sample, total) = NameAxes.sample(Int(environment["LOADAUDIT_GENERATED_NAMES"] ?? "300"),
+                                                 seed: UInt64(environment["LOADAUDIT_GENERATED_SEED"] ?? "") ?? 41)
+        if let failures = try NameAxes.failures(sample, of: total, problem: Self.problem) { XCTFail(failures) }
     }
 
     /// Each option the rules do not reach yet still fails in the plainest project that has it.
@@ -46,7 +26,7 @@ final class GeneratedNameProjectsTests: XCTestCase {
         for pattern in NameAxes.unreached {
             let plainest = NameAxes.combinations().first { NameAxes.matches($0, pattern) }
             let choice = try XCTUnwrap(plainest, "\(pattern) makes no coherent project")
-            let project = NameProjectWriter(choice: choice).project()
+            let project = NameAxes.project(choice)
             XCTAssertNotNil(try Self.problem(project), "\(project) is right now: take \(pattern) out of NameAxes.unreached")
         }
     }
@@ -59,7 +39,7 @@ final class GeneratedNameProjectsTests: XCTestCase {
             ["rule": "component", "layout": "appAndPackage", "declared": "both", "site": "app", "imports": "imported", "form": "extension", "qualified": "qualified"],
             ["rule": "component", "layout": "twoPackages", "declared": "both", "site": "kit", "imports": "testable", "form": "extension", "qualified": "qualified"],
         ] {
-            let project = NameProjectWriter(choice: choice).project()
+            let project = NameAxes.project(choice)
             XCTAssertNil(try Self.problem(project), "\(project)\n\(project.listing)")
         }
     }
@@ -108,28 +88,5 @@ final class GeneratedNameProjectsTests: XCTestCase {
             .filter { $0.hasPrefix(project.useFile + ":") })
         guard found != project.expected else { return nil }
         return "missed \(project.expected.subtracting(found).sorted()), reported \(found.subtracting(project.expected).sorted())"
-    }
-
-    /// The plainest coherent combination that still fails: each axis in turn set to its earlier
-    /// options, kept where the project still fails, until nothing changes.
-    static func shrink(_ start: [String: String]) throws -> (project: NameProject, problem: String) {
-        var current = start
-        var problem = try problem(NameProjectWriter(choice: current).project()) ?? "passes"
-        var changed = true
-        while changed {
-            changed = false
-            for (axis, options) in NameAxes.all {
-                for option in options.prefix(while: { $0 != current[axis] }) {
-                    var candidate = current
-                    candidate[axis] = option
-                    guard NameAxes.isCoherent(candidate), let failing = try Self.problem(NameProjectWriter(choice: candidate).project()) else { continue }
-                    current = candidate
-                    problem = failing
-                    changed = true
-                    break
-                }
-            }
-        }
-        return (NameProjectWriter(choice: current).project(), problem)
     }
 }

@@ -16,9 +16,8 @@ import Foundation
 /// declared outside the tree (`LoadingKit`, a binary framework). The rules' decision
 /// (docs/project-model.md): where the tree declares no view of the name, which declaration is the
 /// rule's cannot be told by kind, so every use counts, a module's own class of the name included.
-struct NameProject: CustomStringConvertible {
+struct NameProject: LabelledProject {
     let choices: [(axis: String, option: String)]
-    /// Relative path -> contents.
     let files: [String: String]
     /// The file holding the use (the only file compared: a component rule also reports its view's
     /// declaration, which is not what the generator varies).
@@ -27,14 +26,9 @@ struct NameProject: CustomStringConvertible {
     let expected: Set<String>
     let ruleId: String
 
-    var description: String { choices.map { "\($0.axis)=\($0.option)" }.joined(separator: " ") }
-
-    var listing: String {
-        files.keys.sorted().map { "// ---- \($0)\n\(files[$0]!)" }.joined(separator: "\n")
-    }
 }
 
-enum NameAxes {
+enum NameAxes: LabelledAxes {
     static let rule = ["component", "pattern"]
     static let layout = ["appOnly", "appAndPackage", "twoPackages"]
     /// Where the tree declares the name: nowhere (SwiftUI's, or a framework outside the tree), a view
@@ -52,26 +46,11 @@ enum NameAxes {
     /// The options the rules do not reach yet, found by the generator's first run (see docs/project-model.md).
     static let unreached: [[String: String]] = []
 
-    static func matches(_ choice: [String: String], _ pattern: [String: String]) -> Bool {
-        pattern.allSatisfy { choice[$0.key] == $0.value }
-    }
-
-    static func isReached(_ choice: [String: String]) -> Bool {
-        !unreached.contains { matches(choice, $0) }
-    }
-
     static func isCoherent(_ choice: [String: String]) -> Bool {
         NameLookup(choice).resolution != nil
     }
 
-    /// Every coherent combination, in a fixed order.
-    static func combinations() -> [[String: String]] {
-        var result: [[String: String]] = [[:]]
-        for (axis, options) in all {
-            result = result.flatMap { partial in options.map { partial.merging([axis: $0]) { $1 } } }
-        }
-        return result.filter(isCoherent)
-    }
+    static func project(_ choice: [String: String]) -> NameProject { NameProjectWriter(choice: choice).project() }
 }
 
 /// The modules of a combination, what each declares, and what the use resolves to by Swift's lookup.

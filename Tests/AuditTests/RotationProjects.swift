@@ -6,26 +6,18 @@ import Foundation
 /// twins that change text on a clock without rotating it. The generator writes the code and, as it
 /// writes a display of rotating text, marks it; the marks are the labels, so no label is written by
 /// hand and none depends on what loadaudit answers.
-struct RotationProject: CustomStringConvertible {
-    /// The choice made on each axis, in axis order (the project's name and what shrinking varies).
+struct RotationProject: LabelledProject {
     let choices: [(axis: String, option: String)]
-    /// Relative path -> contents.
     let files: [String: String]
     /// Where the rule must report: "path:line".
     let expected: Set<String>
 
-    var description: String { choices.map { "\($0.axis)=\($0.option)" }.joined(separator: " ") }
-
-    /// The files with their labels, for a person reading a failure.
-    var listing: String {
-        files.keys.sorted().map { "// ---- \($0)\n\(files[$0]!)" }.joined(separator: "\n")
-    }
 }
 
 /// The axes and their options. Each option is a name; `RotationProjectWriter` turns a choice per
 /// axis into code. Options that cannot go together (a `TimelineView` needs a view to hold it) are
 /// dropped by `isCoherent`, not written wrong.
-enum RotationAxes {
+enum RotationAxes: LabelledAxes {
     static let clock = ["scheduledTimer", "timerSelector", "timerOnRunLoop", "timerInProperty", "publishStored", "publishInline",
                         "publishSink", "sleepLoop", "timerSequence", "publisherValues", "asyncAfterChain", "dispatchSource",
                         "displayLink", "timelineView"]
@@ -72,20 +64,5 @@ enum RotationAxes {
     /// still fail alone.
     static let unreached: [[String: String]] = []
 
-    static func matches(_ choice: [String: String], _ pattern: [String: String]) -> Bool {
-        pattern.allSatisfy { choice[$0.key] == $0.value }
-    }
-
-    static func isReached(_ choice: [String: String]) -> Bool {
-        !unreached.contains { matches(choice, $0) }
-    }
-
-    /// Every coherent combination, in a fixed order.
-    static func combinations() -> [[String: String]] {
-        var result: [[String: String]] = [[:]]
-        for (axis, options) in all {
-            result = result.flatMap { partial in options.map { partial.merging([axis: $0]) { $1 } } }
-        }
-        return result.filter(isCoherent)
-    }
+    static func project(_ choice: [String: String]) -> RotationProject { RotationProjectWriter(choice: choice).project() }
 }
