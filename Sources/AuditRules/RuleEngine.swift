@@ -431,24 +431,12 @@ public struct RuleEngine: Sendable {
         let findings = settled.map { $0.candidate.settled(lowering: $0.lowering, adding: $0.edits, because: $0.note) }
         // A safe fix that rewrites code holding another finding its pass leaves (manual, or unsafe)
         // would wrap old code in new (`show(AKToast(...))` where `show` takes the new type): unsafe.
+        let staying = StayingFindings(findings.filter { usageRules.contains($0.ruleId) })
         return zip(settled, findings).map { entry, finding in
-            guard finding.fix == .safe, let inner = staying(inside: entry.candidate.finding, among: findings.filter { usageRules.contains($0.ruleId) })
-            else { return finding }
+            guard finding.fix == .safe, let inner = staying.first(inside: entry.candidate.finding) else { return finding }
             let reason = "it rewrites code holding \(inner.ruleId)'s \(inner.symbol) at \(inner.start.line):\(inner.start.column), a finding its fix leaves (\(inner.fix.rawValue)): check the result"
             return entry.candidate.settled(lowering: (.unsafe, reason), adding: entry.edits, because: entry.note)
         }.sorted(by: Finding.reportOrder)
-    }
-
-    /// The first finding, other than `outer` itself, inside the code `outer`'s fix rewrites (its span:
-    /// a pattern writes only the tokens that differ, the rest is kept inside the new code) that a
-    /// pass of safe fixes leaves in place (manual, or unsafe).
-    private static func staying(inside outer: Finding, among findings: [Finding]) -> Finding? {
-        guard !outer.edits.isEmpty else { return nil }
-        return findings.first { inner in
-            guard inner.fix != .safe || inner.edits.isEmpty else { return false }
-            guard inner.start.byteOffset != outer.start.byteOffset || inner.end.byteOffset != outer.end.byteOffset else { return false }
-            return outer.start.byteOffset <= inner.start.byteOffset && inner.end.byteOffset <= outer.end.byteOffset
-        }
     }
 
     /// What a candidate is, once the file's place in the project is known.

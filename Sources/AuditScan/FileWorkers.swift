@@ -203,9 +203,22 @@ final class FileFeed: @unchecked Sendable {
     private var next = 0
     private var done = false
     private var walk = SourceDiscovery.Result()
+    /// The files named (absolute paths), and those of them handed out already.
+    private let named: Set<String>
+    private var namedAdded: Set<String> = []
 
+    /// `named`: the files named as well as walked to (`SourceDiscovery.Inputs.namedFiles`).
+    init(named: Set<String> = []) { self.named = named }
+
+    /// A file the walk reached; a named file reached again by the same path is left out (it counts
+    /// once, where first reached: reading and parsing it twice doubled the cost of judging an editor's
+    /// buffer, `--stdin-filename`). One reached by another path (a link) is told by its identity later.
     func add(_ file: SourceFileReference) {
         condition.lock()
+        if !named.isEmpty, named.contains(file.absolutePath), !namedAdded.insert(file.absolutePath).inserted {
+            condition.unlock()
+            return
+        }
         files.append(file)
         condition.signal()
         condition.unlock()

@@ -140,7 +140,7 @@ public struct ProjectScanner {
     private func readEveryFile(
         _ inputs: SourceDiscovery.Inputs, clock: ScanClock, progress: ((Int, Int) -> Void)?
     ) -> (files: [SourceFileReference], outcomes: [Outcome?], walk: SourceDiscovery.Result) {
-        let feed = FileFeed()
+        let feed = FileFeed(named: inputs.namedFiles)
         let trace = self.trace
         let walker = Thread { [discovery] in
             let walked = discovery.walk(inputs, found: feed.add)

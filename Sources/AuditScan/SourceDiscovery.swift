@@ -72,6 +72,9 @@ public struct SourceDiscovery {
             return scope.contains { absolutePath == $0 || absolutePath.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
 
+        /// The files named (absolute paths), not walked to: a walk of a folder holding one reaches it again.
+        var namedFiles: Set<String> { Set(resolved.lazy.filter { !$0.isDirectory }.map(\.absolute)) }
+
         /// Whether `path` (absolute) is below the project folder walked around the paths asked for.
         func isInsideRoot(_ path: String) -> Bool {
             guard let root else { return false }

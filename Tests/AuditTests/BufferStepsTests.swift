@@ -62,6 +62,23 @@ final class BufferStepsTests: XCTestCase {
         XCTAssertEqual(withOwn.findings.map(\.ruleId), [], "the open buffer's own ProgressView is the one used")
     }
 
+    /// The judged buffer is read and parsed once, though it is both named and reached by the walk of
+    /// its project (it was parsed twice: twice the cost of each keystroke in a large file).
+    func testTheJudgedBufferIsParsedOnce() throws {
+        try write("Sources/Screen.swift", screen)
+        try write("Sources/Other.swift", "import SwiftUI\n\nlet other = ProgressView()\n")
+        try write("../\((folder as NSString).lastPathComponent)-buffers/screen-buffer.swift", screen)
+        let lines = TraceLines()
+        var audit = try audit()
+        audit.scanner.trace = { lines.append($0) }
+        let standIn = StandIn(file: folder + "-buffers/screen-buffer.swift", name: folder + "/Sources/Screen.swift")
+        let (judged, _) = try audit.judge(standIn)
+        XCTAssertEqual(judged.findings.count, 2)
+        let parses = lines.all.filter { $0.hasPrefix("parsed ") }
+        XCTAssertEqual(parses.filter { $0.hasSuffix("Screen.swift") }.count, 1, parses.joined(separator: "\n"))
+        XCTAssertEqual(parses.filter { $0.hasSuffix("Other.swift") }.count, 1, parses.joined(separator: "\n"))
+    }
+
     /// With a cache, the project's other files are kept and the judged buffer is not (its text
     /// changes at every keystroke).
     func testTheJudgedBufferIsNotCachedAndTheOtherFilesAre() throws {
@@ -107,5 +124,23 @@ final class BufferStepsTests: XCTestCase {
             XCTAssertEqual(places.map(\.file), [folder + "/team.yml"])
             XCTAssertEqual(places.map(\.line), [7])
         }
+    }
+}
+
+/// The scanner's trace lines, told from its workers.
+private final class TraceLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
     }
 }
