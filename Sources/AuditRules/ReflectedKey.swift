@@ -33,8 +33,9 @@ enum ReflectedKey {
                 if let label = child.label, omitted.contains(label) { return nil }
                 return (child.label ?? "") + ":" + of(child.value, leavingOut: omitted)
             }
-            // An enum with a payload is its case and the payload.
-            let name = mirror.displayStyle == .enum ? "\(value)".prefix { $0 != "(" } : ""
+            // An enum with a payload is its case and the payload: the case is its one child's label
+            // (its description would be the whole value written out, at every level of nesting).
+            let name = mirror.displayStyle == .enum ? children.first?.label ?? "" : ""
             return name + "(" + parts.joined(separator: ",") + ")"
         default:
             return "\(value)"
