@@ -10,11 +10,14 @@ import AuditModel
 import Foundation
 
 /// The server: reads messages on the calling thread, handles them in order on one queue (where all
-/// its state lives), and judges a changed buffer once the changes pause (`debounce`).
+/// its state lives), and judges a changed buffer once the changes already received are handled
+/// (changes that arrive during a judgement are coalesced: only the newest version is judged next).
 public final class LanguageServer: @unchecked Sendable {
     let channel: MessageChannel
     let toolVersion: String
-    /// How long a buffer must stay unchanged before it is judged (seconds).
+    /// How long a buffer must stay unchanged before it is judged (seconds). 0: no fixed wait; the
+    /// judgement queues behind the messages already received, so a burst of changes, or changes typed
+    /// while a judgement runs, is judged once, at its newest version.
     let debounce: Double
     let queue = DispatchQueue(label: "loadaudit.lsp")
 
@@ -32,7 +35,7 @@ public final class LanguageServer: @unchecked Sendable {
     let standInFolder: String
     var nextStandIn = 0
 
-    public init(input: Int32 = 0, output: Int32 = 1, toolVersion: String, debounce: Double = 0.015) {
+    public init(input: Int32 = 0, output: Int32 = 1, toolVersion: String, debounce: Double = 0) {
         channel = MessageChannel(input: input, output: output)
         self.toolVersion = toolVersion
         self.debounce = debounce

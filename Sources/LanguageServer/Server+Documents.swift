@@ -77,13 +77,20 @@ extension LanguageServer {
         if documents.values.allSatisfy({ !$0.isSwift }) { _ = auditForFolders() }
     }
 
-    /// Judges the buffer once it has not changed for `debounce`: a judgement is made for the newest
-    /// version only, and published only while that version is still the newest (all on one queue).
+    /// Judges the buffer after the messages already queued (and, with a `debounce`, once it has not
+    /// changed for that long): a judgement is made for the newest version only, and published only
+    /// while that version is still the newest (all on one queue). Changes that arrive while a
+    /// judgement runs queue behind it; each schedules its own, and all but the newest are skipped.
     func schedule(_ uri: String) {
         let version = documents[uri]?.version
-        queue.asyncAfter(deadline: .now() + debounce) { [self] in
+        let judgeIfNewest: @Sendable () -> Void = { [self] in
             guard let document = documents[uri], document.version == version, document.judgedVersion != version else { return }
             judge(uri)
+        }
+        if debounce > 0 {
+            queue.asyncAfter(deadline: .now() + debounce, execute: judgeIfNewest)
+        } else {
+            queue.async(execute: judgeIfNewest)
         }
     }
 
