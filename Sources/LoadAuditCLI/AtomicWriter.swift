@@ -46,14 +46,23 @@ public enum AtomicWriter {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw WriteRefusal.failed(String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw WriteRefusal.failed(String(cString: strerror(errno)))
+        let result = writeAll(bytes, to: descriptor)
+        if result != 0 { throw WriteRefusal.failed(String(cString: strerror(result))) }
+    }
+
+    /// Writes every byte to `descriptor` (again after an interrupted or short write): 0, or the errno.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
             }
-            written += result
+            return 0
         }
     }
 
@@ -82,18 +91,7 @@ public enum AtomicWriter {
         var keepTemporary = false
         defer { if !keepTemporary { unlink(temporary) } }
 
-        var written = 0
-        let writeResult: Int32 = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += result
-            }
-            return 0
-        }
+        let writeResult = writeAll(bytes, to: descriptor)
         if writeResult != 0 {
             close(descriptor)
             throw WriteRefusal.failed(String(cString: strerror(writeResult)))
