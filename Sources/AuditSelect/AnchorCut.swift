@@ -14,20 +14,23 @@ import SwiftGrammar
 /// last runs to the end of the file. A member is cut the same way one level down, inside the body of
 /// a piece that is one type declaration (a type keyword before its only top-level `{`); an `#if`
 /// region is never cut.
-struct AnchorCut {
+public struct AnchorCut {
     /// The ranges to parse, in order and apart.
     let ranges: [Range<Int>]
     /// A cut larger than this share of its file is not taken: parsing it and then, for an anchor (about
     /// one possible anchor in eight), the whole file would cost about what it saves.
-    static let largestShare = 0.75
+    public static let largestShare = 0.75
     /// How many bytes they hold.
     var byteCount: Int { ranges.reduce(0) { $0 + $1.count } }
 
     /// One piece: where it is, the names in its code, the methods it declares (a member's).
     struct Piece {
         var range: Range<Int>
-        var names = Set<UInt64>()
-        var methods = Set<UInt64>()
+        /// The names in its code, in order (kept as a list: a set per piece cost more than the cut saved
+        /// on a small app), and whether one of them is a word the cut keeps.
+        var names: [UInt64] = []
+        var holdsWord = false
+        var methods: [UInt64] = []
         /// A top-level type's body (after its `{`, up to its `}`) and its members; nil when the piece
         /// is no single type declaration (then it is kept or not whole).
         var body: Range<Int>?
@@ -37,24 +40,29 @@ struct AnchorCut {
     /// The cut of `bytes` keeping what holds one of `words` (name hashes). Nil when `CodeScanner`
     /// gives up, or when nothing holds a word.
     static func cut(_ bytes: [UInt8], keeping words: Set<UInt64>) -> AnchorCut? {
-        guard let pieces = pieces(bytes) else { return nil }
+        guard let pieces = pieces(bytes, keeping: words) else { return nil }
         // A type's piece with a word outside its members (in its head) is kept whole.
-        let whole = pieces.map { piece in
-            piece.body == nil ? !piece.names.isDisjoint(with: words)
-                : !piece.names.isDisjoint(with: words) && piece.members.allSatisfy { $0.names.isDisjoint(with: words) }
-        }
-        var kept = pieces.map { piece in piece.members.map { !$0.names.isDisjoint(with: words) } }
+        let whole = pieces.map { piece in piece.holdsWord && (piece.body == nil || !piece.members.contains(where: \.holdsWord)) }
+        var kept = pieces.map { piece in piece.members.map(\.holdsWord) }
         // The methods the kept code names, until none comes in.
         var named = Set<UInt64>()
+        var read = pieces.map { piece in [Bool](repeating: false, count: piece.members.count) }
+        var readWhole = [Bool](repeating: false, count: pieces.count)
         var changed = true
         while changed {
             changed = false
             for (index, piece) in pieces.enumerated() {
-                if whole[index] { named.formUnion(piece.names) }
-                for (member, isKept) in zip(piece.members, kept[index]) where isKept { named.formUnion(member.names) }
+                if whole[index], !readWhole[index] {
+                    named.formUnion(piece.names)
+                    readWhole[index] = true
+                }
+                for (position, member) in piece.members.enumerated() where kept[index][position] && !read[index][position] {
+                    named.formUnion(member.names)
+                    read[index][position] = true
+                }
             }
             for (index, piece) in pieces.enumerated() where !whole[index] {
-                for (position, member) in piece.members.enumerated() where !kept[index][position] && !member.methods.isDisjoint(with: named) {
+                for (position, member) in piece.members.enumerated() where !kept[index][position] && member.methods.contains(where: named.contains) {
                     kept[index][position] = true
                     changed = true
                 }
@@ -82,9 +90,9 @@ struct AnchorCut {
     }
 
     /// The file's top-level pieces, which together cover it; nil when `CodeScanner` gives up.
-    static func pieces(_ bytes: [UInt8]) -> [Piece]? {
+    static func pieces(_ bytes: [UInt8], keeping words: Set<UInt64>) -> [Piece]? {
         bytes.withUnsafeBufferPointer { buffer -> [Piece]? in
-            var reader = PieceReader(bytes: buffer)
+            var reader = PieceReader(bytes: buffer, words: words)
             guard CodeScanner.scan(buffer, &reader) else { return nil }
             reader.finish()
             return reader.pieces
@@ -143,7 +151,12 @@ struct AnchorCut {
         /// The piece's body's `{`, while its members are read.
         var bodyOpen: Int?
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        let words: Set<UInt64>
+
+        init(bytes: UnsafeBufferPointer<UInt8>, words: Set<UInt64>) {
+            self.bytes = bytes
+            self.words = words
+        }
 
         mutating func visit(_ token: CodeScanner.Token) {
             switch token {
@@ -172,11 +185,14 @@ struct AnchorCut {
             case .name(let hash, let start, _):
                 attributeName = afterAt
                 afterAt = false
-                current.names.insert(hash)
+                let isWord = words.contains(hash)
                 if bodyOpen != nil {
-                    member.names.insert(hash)
-                    if afterFunc, depth == 1 { member.methods.insert(hash) }
+                    member.names.append(hash)
+                    if isWord { member.holdsWord = true }
+                    if afterFunc, depth == 1 { member.methods.append(hash) }
                 }
+                current.names.append(hash)
+                if isWord { current.holdsWord = true }
                 afterFunc = hash == AnchorCut.funcHash
                 if afterHash, depth == 0 {
                     if hash == AnchorCut.ifHash { ifDepth += 1 }

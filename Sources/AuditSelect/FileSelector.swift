@@ -141,14 +141,15 @@ public struct FileSelector: Sendable {
     /// first and the whole file only if the part may anchor (else the file is left for later, as if
     /// decided so here). Nil: parse the whole file (it is parsed for another rule's word, its tokens
     /// cannot be read, or the part would be more than `AnchorCut.largestShare` of it).
-    public func decideCutting(_ bytes: [UInt8], path: String) -> (decision: FileDecision, anchorCut: [Range<Int>]?) {
+    /// (`largestShare`: 1 takes every cut, for the tests that check the cut's answers.)
+    public func decideCutting(_ bytes: [UInt8], path: String, largestShare: Double = AnchorCut.largestShare) -> (decision: FileDecision, anchorCut: [Range<Int>]?) {
         let (decision, possibleAnchor) = decideByWords(bytes)
         guard decision == .parse else {
             return (SwiftPackageManifest.isManifest(path: path) ? .manifest : decision, nil)
         }
         guard possibleAnchor, let rotationUses, !SwiftPackageManifest.isManifest(path: path),
               let cut = AnchorCut.cut(bytes, keeping: rotationUses.cutWords),
-              Double(cut.byteCount) <= AnchorCut.largestShare * Double(bytes.count) else { return (.parse, nil) }
+              Double(cut.byteCount) <= largestShare * Double(bytes.count) else { return (.parse, nil) }
         return (.parse, cut.ranges)
     }
 
