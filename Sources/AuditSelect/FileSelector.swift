@@ -1,7 +1,8 @@
 // AuditSelect: the select step of a scan: which files need parsing, so that most files of a large
 // tree are read but never parsed. It owns the word screen over raw bytes (WordScreen, in C for the
 // byte loop), the closer reading of the few files that name a rule's word (CodeWords: code, not
-// comments or strings; not only determinate progress), and the follow-up decision for the files that
+// comments or strings; not only determinate progress), the anchor cut (the part of a possible
+// rotating-text anchor that is parsed first: AnchorCut), and the follow-up decision for the files that
 // can matter only through another file's clock (a whole-word search of the names that clock's facts
 // link by). It is fed only by what the rules declare (`SelectionNeeds`, `RotationLinks`).
 // It must not: decide findings (selection never changes a report: a file it wrongly keeps is parsed
