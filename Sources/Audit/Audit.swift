@@ -59,6 +59,9 @@ public struct AuditSetup {
     public var toolVersion: String
     /// Told what the prefilter picks and what each parse costs (`LOADAUDIT_TRACE=1`).
     public var trace: (@Sendable (String) -> Void)?
+    /// Told of each file the anchor cut would wrongly leave for later (`LOADAUDIT_CHECK_ANCHOR_CUT=1`:
+    /// every file the cut leaves is parsed whole too; `ProjectScanner.anchorCutCheck`).
+    public var anchorCutCheck: (@Sendable (String) -> Void)?
 
     public init(currentDirectory: String, toolVersion: String) {
         self.currentDirectory = currentDirectory
@@ -95,6 +98,7 @@ public struct Audit {
             jobs: setup.jobs, prefilter: setup.prefilter, cache: cache
         )
         scanner.trace = setup.trace
+        scanner.anchorCutCheck = setup.anchorCutCheck
         self.scanner = scanner
     }
 

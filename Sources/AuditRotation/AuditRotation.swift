@@ -43,4 +43,11 @@ public struct RotationAnalysis: Sendable {
     public func read(_ tree: Tree, file: String, skipsUnmarkedSubtrees: Bool) -> RotationFacts {
         RotationReader.read(tree, file: file, vocabulary: vocabulary, walkWords: skipsUnmarkedSubtrees ? walkWords : nil)
     }
+
+    /// Whether a tree of part of a file (`AnchorCut`'s pieces, parsed alone) may hold what makes the
+    /// whole file an anchor (`RotationFacts.isAnchor`): never no where the whole file's facts say yes
+    /// (checked by `AnchorCutTests` and `LOADAUDIT_CHECK_ANCHOR_CUT=1`).
+    public func mayAnchor(_ tree: Tree, skipsUnmarkedSubtrees: Bool) -> Bool {
+        RotationReader.mayAnchor(tree, vocabulary: vocabulary, walkWords: skipsUnmarkedSubtrees ? walkWords : nil)
+    }
 }

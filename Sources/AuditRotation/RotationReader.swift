@@ -49,6 +49,22 @@ struct RotationReader {
         return reader.facts
     }
 
+    /// Whether a part of a file (a tree of tree-sitter's included ranges: `AnchorCut`) may make the
+    /// whole file an anchor: read as `read` reads, except that the clocks' changes are noted whether or
+    /// not the part shows text or holds observable state (the rest of the file may), and broken code
+    /// (which the whole file's parse may read otherwise) counts as may.
+    static func mayAnchor(_ tree: Tree, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> Bool {
+        if tree.rootNode.hasError { return true }
+        var reader = RotationReader(vocabulary: vocabulary, file: "")
+        reader.assumesShowsOrObserves = true
+        reader.walk(tree, walkWords: walkWords)
+        return reader.facts.isAnchor
+    }
+
+    /// Whether the clocks' changes are noted even where nothing of the tree shows text or holds
+    /// observable state (`mayAnchor`).
+    private var assumesShowsOrObserves = false
+
     /// The words of the code the walk goes into: clocks and displays (declarations, with their stated
     /// types, strings and computed text, it reads wherever they are).
     static func walkWords(_ vocabulary: RotationVocabulary) -> [[UInt8]] {
@@ -136,7 +152,7 @@ struct RotationReader {
         for (closure, clock) in timeDrivenClosures { noteTimeDriven(closure, clock: clock) }
         // A clock changes what a view shows only through state a view observes, or by setting text
         // itself: a file with neither holds no clock that counts.
-        let showsOrObserves = !facts.displays.isEmpty || observableMarks || facts.types.contains(where: \.isObservable)
+        let showsOrObserves = assumesShowsOrObserves || !facts.displays.isEmpty || observableMarks || facts.types.contains(where: \.isObservable)
         guard showsOrObserves else { return }
         noteChanges()
     }

@@ -138,6 +138,12 @@ public struct RuleEngine: Sendable {
                      suppressions: [], rotation: rotatingRules.isEmpty ? nil : RotationFacts())
     }
 
+    /// Whether a tree of part of a possible anchor (the select step's anchor cut) may make its file an
+    /// anchor of rotating text; true without rotating-text rules' need (never asked then).
+    public func mayAnchor(tree: Tree) -> Bool {
+        rotatingRules.isEmpty || rotation.mayAnchor(tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
+    }
+
     /// The file's candidates and facts.
     public func analyze(tree: Tree, file: String) -> FileAnalysis {
         let facts = SwiftFileFacts(tree: tree)

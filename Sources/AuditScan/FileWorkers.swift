@@ -48,6 +48,10 @@ extension ProjectScanner {
     struct Treatment {
         let parse: Bool
         let choice: Choice
+        /// For a file chosen only as a possible rotating-text anchor, the part that decides whether it
+        /// is one (`FileSelector.decideCutting`): parsed first; the file is left for later when the
+        /// part cannot make it an anchor.
+        var anchorCut: [Range<Int>]? = nil
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -109,7 +113,10 @@ extension ProjectScanner {
         if let failure = SourceReader.refusal(of: bytes) {
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         }
-        let treatment = treat(bytes, file)
+        var treatment = treat(bytes, file)
+        if let cut = treatment.anchorCut, !mayAnchor(file, bytes: bytes, cut: cut) {
+            treatment = Treatment(parse: !prefilter, choice: .later)
+        }
         guard treatment.parse else {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
                                       choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
@@ -135,6 +142,24 @@ extension ProjectScanner {
             }
         }
         return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true))
+    }
+
+    /// Whether the part `cut` of a possible anchor may make it an anchor (`RuleEngine.mayAnchor` on the
+    /// part alone, parsed in this thread's arena); yes when the part cannot be parsed. With
+    /// `anchorCutCheck`, a no is checked against the whole file's parse.
+    private func mayAnchor(_ file: SourceFileReference, bytes: [UInt8], cut: [Range<Int>]) -> Bool {
+        let source = SourceText(bytes: bytes)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let may = (try? ArenaParse.withTree(of: source, includedRanges: cut) { engine.mayAnchor(tree: $0) }) ?? true
+        if let trace {
+            let done = DispatchTime.now().uptimeNanoseconds
+            trace("parsed part \((done - started) / 1000) µs, \(cut.reduce(0) { $0 + $1.count }) of \(bytes.count) bytes, \(may ? "may anchor" : "no anchor: left for later"): \(file.displayPath)")
+        }
+        if !may, let anchorCutCheck,
+           (try? ArenaParse.withTree(of: source) { engine.analyze(tree: $0, file: file.displayPath).rotation?.isAnchor ?? false }) == true {
+            anchorCutCheck("the anchor cut says no anchor, the whole file's parse says anchor: \(file.displayPath)")
+        }
+        return may
     }
 
     /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its

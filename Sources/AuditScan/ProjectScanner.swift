@@ -31,6 +31,13 @@ public struct ProjectScanner {
     /// Told what the select step picks and what each parse costs (`LOADAUDIT_TRACE=1` in the CLI; for
     /// profiling, see benchmarks/README.md). Called from the workers.
     public var trace: (@Sendable (String) -> Void)?
+    /// Whether a file chosen only as a possible rotating-text anchor is first parsed in part (the anchor
+    /// cut, docs/speed.md) and left for later when the part cannot make it one. Off: the whole file is
+    /// parsed and chosen, as before the cut (for comparing the two).
+    public var cutsPossibleAnchors = true
+    /// Told of every file the anchor cut leaves for later whose whole parse makes it an anchor (none,
+    /// if the cut is sound): each such file is also parsed whole to check (`LOADAUDIT_CHECK_ANCHOR_CUT=1`).
+    public var anchorCutCheck: (@Sendable (String) -> Void)?
     /// Files read from elsewhere (absolute path in the project -> the file holding its text): a stand-in
     /// for standard input (`--stdin-filename`) is judged in its place in the project.
     public var readsInstead: [String: String] = [:]
@@ -159,11 +166,11 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let selector = self.selector, prefilter = self.prefilter
+        let selector = self.selector, prefilter = self.prefilter, cuts = cutsPossibleAnchors
         var first = analyze(workers: jobs, tick: tick, take: feed.take, treat: { bytes, file in
-            let decision = selector.decide(bytes, path: file.displayPath)
+            let (decision, cut) = cuts ? selector.decideCutting(bytes, path: file.displayPath) : (selector.decide(bytes, path: file.displayPath), nil)
             return Treatment(parse: decision == .parse || decision == .manifest || !prefilter,
-                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen)
+                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen, anchorCut: cut)
         })
         // Found in walk order; reported in path order.
         let (found, walk) = feed.finished()

@@ -1,7 +1,8 @@
 // AuditSelect: the select step of a scan: which files need parsing, so that most files of a large
 // tree are read but never parsed. It owns the word screen over raw bytes (WordScreen, in C for the
 // byte loop), the closer reading of the few files that name a rule's word (CodeWords: code, not
-// comments or strings; not only determinate progress), and the follow-up decision for the files that
+// comments or strings; not only determinate progress), the anchor cut (the part of a possible
+// rotating-text anchor that is parsed first: AnchorCut), and the follow-up decision for the files that
 // can matter only through another file's clock (a whole-word search of the names that clock's facts
 // link by). It is fed only by what the rules declare (`SelectionNeeds`, `RotationLinks`).
 // It must not: decide findings (selection never changes a report: a file it wrongly keeps is parsed
@@ -62,6 +63,9 @@ public struct FileSelector: Sendable {
         let displayProperties: Set<UInt64>
         let observableState: Set<UInt64>
         let randomPicks: WordSet
+        /// The words whose top-level pieces the anchor cut keeps (`AnchorCut`): every clock (receivers
+        /// and sequences included), the publishers' last names and the random picks' names.
+        let cutWords: Set<UInt64>
 
         init(_ rotation: RotationVocabulary) {
             func last(_ words: some Sequence<String>) -> Set<UInt64> { Set(words.compactMap { WordSet.parts(of: $0).last }) }
@@ -71,6 +75,9 @@ public struct FileSelector: Sendable {
             displayProperties = last(rotation.displayProperties)
             observableState = last(rotation.observableState)
             randomPicks = WordSet(rotation.randomPicks)
+            cutWords = Set(rotation.clockCalls.flatMap(WordSet.parts(of:)))
+                .union(last(rotation.publishers.keys))
+                .union(rotation.randomPicks.flatMap(WordSet.parts(of:)))
         }
 
         /// The kinds a file's code uses where they count; a receiver only with a publisher named
@@ -126,11 +133,29 @@ public struct FileSelector: Sendable {
     /// with rotating-text rules, leave every other file for later; else skip it. `path` names a
     /// package manifest, always parsed (`.manifest`: it says which modules the project has).
     public func decide(_ bytes: [UInt8], path: String) -> FileDecision {
-        let decision = decideByWords(bytes)
+        let decision = decideByWords(bytes).decision
         return decision != .parse && SwiftPackageManifest.isManifest(path: path) ? .manifest : decision
     }
 
-    private func decideByWords(_ bytes: [UInt8]) -> FileDecision {
+    /// The same decision, and for a file parsed only because it may anchor rotating text, the part of
+    /// it that decides whether it does (`AnchorCut`, docs/speed.md): the scanner parses that part
+    /// first and the whole file only if the part may anchor (else the file is left for later, as if
+    /// decided so here). Nil: parse the whole file (it is parsed for another rule's word, its tokens
+    /// cannot be read, or the part would be more than `AnchorCut.largestShare` of it).
+    /// (`largestShare`: 1 takes every cut, for the tests that check the cut's answers.)
+    public func decideCutting(_ bytes: [UInt8], path: String, largestShare: Double = AnchorCut.largestShare) -> (decision: FileDecision, anchorCut: [Range<Int>]?) {
+        let (decision, possibleAnchor) = decideByWords(bytes)
+        guard decision == .parse else {
+            return (SwiftPackageManifest.isManifest(path: path) ? .manifest : decision, nil)
+        }
+        guard possibleAnchor, let rotationUses, !SwiftPackageManifest.isManifest(path: path),
+              let cut = AnchorCut.cut(bytes, keeping: rotationUses.cutWords),
+              Double(cut.byteCount) <= largestShare * Double(bytes.count) else { return (.parse, nil) }
+        return (.parse, cut.ranges)
+    }
+
+    /// The decision by the words, and whether a file parsed is parsed only as a possible anchor.
+    private func decideByWords(_ bytes: [UInt8]) -> (decision: FileDecision, possibleAnchor: Bool) {
         let seen = bytes.withUnsafeBufferPointer { buffer in
             wordScreen.map { screen in Set(screen.groupsAppearing(in: buffer).map { groupKinds[$0] }) }
                 ?? [.trigger, .clock, .receiver, .publisher, .display, .observableState, .randomPick]
@@ -140,16 +165,16 @@ public struct FileSelector: Sendable {
             if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch)) }
             return words!
         }
-        if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return .parse }
-        guard let rotationUses else { return .skip }
+        if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return (.parse, false) }
+        guard let rotationUses else { return (.skip, false) }
         // A possible anchor by its words anywhere; then, closer, by its words in code where they count
         // (a clock named in a string, `"sleep"` an icon's name, starts nothing; nor does a `title`
         // that is no view's). Unread code counts as code.
         var clockOrNot = seen
         if seen.contains(.receiver), seen.contains(.publisher) { clockOrNot.insert(.clock) }
-        guard Self.anchors(clockOrNot) else { return .later }
-        guard let code = reading() else { return .parse }
-        return Self.anchors(rotationUses.kinds(in: code, seen: seen)) ? .parse : .later
+        guard Self.anchors(clockOrNot) else { return (.later, false) }
+        guard let code = reading() else { return (.parse, false) }
+        return Self.anchors(rotationUses.kinds(in: code, seen: seen)) ? (.parse, true) : (.later, false)
     }
 
     /// Whether words of these kinds may start a finding: a clock with a display or observable state,

@@ -77,6 +77,9 @@ extension ProjectOptions {
                 FileHandle.standardError.write(Data("loadaudit: trace: \(line)\n".utf8))
             }
         }
+        if ProcessInfo.processInfo.environment["LOADAUDIT_CHECK_ANCHOR_CUT"] == "1" {
+            setup.anchorCutCheck = { line in FileHandle.standardError.write(Data("loadaudit: anchor cut check: \(line)\n".utf8)) }
+        }
         return try Audit(setup, paths: paths)
     }
 }

@@ -91,8 +91,21 @@ public final class Parser {
     /// Parses `source`, giving up after `timeLimit` seconds (default: `timeLimit(forBytes:)`) with
     /// `TreeSitterError.timedOut`.
     public func parse(_ source: SourceText, timeLimit: Int? = nil) throws -> Tree {
+        try parse(source, includedRanges: nil, timeLimit: timeLimit)
+    }
+
+    /// Parses only the bytes of `includedRanges` (sorted, apart, within the text; nil: all of it), as
+    /// if they were one text: tree-sitter's included ranges. The tree's nodes keep their places in
+    /// the whole text; what lies between the ranges is in no node.
+    public func parse(_ source: SourceText, includedRanges: [Range<Int>]?, timeLimit: Int? = nil) throws -> Tree {
         let seconds = timeLimit ?? Self.timeLimit(forBytes: source.bytes.count)
         ts_parser_set_timeout_micros(pointer, UInt64(seconds) * 1_000_000)
+        if let includedRanges {
+            let ranges = Self.tsRanges(includedRanges, in: source.bytes)
+            let set = ranges.withUnsafeBufferPointer { ts_parser_set_included_ranges(pointer, $0.baseAddress, UInt32($0.count)) }
+            guard set else { throw TreeSitterError.parseFailed }
+        }
+        defer { if includedRanges != nil { ts_parser_set_included_ranges(pointer, nil, 0) } }
         let tree = source.bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 ts_parser_parse_string(pointer, nil, chars.baseAddress, UInt32(chars.count))
@@ -103,6 +116,26 @@ public final class Parser {
             throw TreeSitterError.timedOut(seconds: seconds)
         }
         return Tree(pointer: tree, source: source, symbolNames: language.symbolNames)
+    }
+
+    /// The ranges as tree-sitter takes them: bytes, and rows and byte columns (counted once, in order).
+    static func tsRanges(_ ranges: [Range<Int>], in bytes: [UInt8]) -> [TSRange] {
+        var row: UInt32 = 0, lineStart = 0, scanned = 0
+        func point(_ offset: Int) -> TSPoint {
+            while scanned < offset {
+                if bytes[scanned] == 0x0A {
+                    row += 1
+                    lineStart = scanned + 1
+                }
+                scanned += 1
+            }
+            return TSPoint(row: row, column: UInt32(offset - lineStart))
+        }
+        return ranges.map { range in
+            let start = point(range.lowerBound)
+            let end = point(range.upperBound)
+            return TSRange(start_point: start, end_point: end, start_byte: UInt32(range.lowerBound), end_byte: UInt32(range.upperBound))
+        }
     }
 
     public func parse(_ string: String) throws -> Tree {
@@ -145,7 +178,8 @@ public enum ArenaParse {
     /// Parses `source` with a parser of its own and hands the tree to `body`. Neither the tree nor any
     /// node may outlive `body` (checked: a tree kept stops the program, as its memory is reused).
     public static func withTree<Result>(
-        of source: SourceText, language: Language = .swift, timeLimit: Int? = nil, _ body: (Tree) throws -> Result
+        of source: SourceText, language: Language = .swift, includedRanges: [Range<Int>]? = nil, timeLimit: Int? = nil,
+        _ body: (Tree) throws -> Result
     ) throws -> Result {
         loadaudit_arena_install()
         // A parse inside another's `body` uses the arena already open; its opener takes it back.
@@ -153,20 +187,20 @@ public enum ArenaParse {
         guard opened || loadaudit_arena_is_open() != 0 else {
             // No arena (an AddressSanitizer build, or no address space for this thread): libc's, and
             // the tree and parser deleted as usual.
-            return try body(Parser(language: language).parse(source, timeLimit: timeLimit))
+            return try body(Parser(language: language).parse(source, includedRanges: includedRanges, timeLimit: timeLimit))
         }
         // The parser, the tree and whatever `body` made are gone when `parseAndVisit` returns.
-        let outcome = Swift.Result { try parseAndVisit(source, language: language, timeLimit: timeLimit, body) }
+        let outcome = Swift.Result { try parseAndVisit(source, language: language, includedRanges: includedRanges, timeLimit: timeLimit, body) }
         if opened { loadaudit_arena_close(keptBytes) }
         return try outcome.get()
     }
 
     private static func parseAndVisit<Result>(
-        _ source: SourceText, language: Language, timeLimit: Int?, _ body: (Tree) throws -> Result
+        _ source: SourceText, language: Language, includedRanges: [Range<Int>]?, timeLimit: Int?, _ body: (Tree) throws -> Result
     ) throws -> Result {
         let parser = try Parser(language: language)
         parser.abandoned = true
-        var tree = try parser.parse(source, timeLimit: timeLimit)
+        var tree = try parser.parse(source, includedRanges: includedRanges, timeLimit: timeLimit)
         tree.abandoned = true
         let result = try body(tree)
         precondition(isKnownUniquelyReferenced(&tree), "a syntax tree made in a parse arena outlived its parse")
