@@ -54,8 +54,9 @@ final class ReflectedKeyEquivalenceTests: XCTestCase {
             var random = SeededRandom(seed: seed)
             let value = try Generated.value(&random, depth: 4)
             XCTAssertEqual(ReflectedKey.of(value), PlainReflection.of(value), "seed \(seed)")
-            let omitted: Set<String> = ["text", "payload", "second"]
-            XCTAssertEqual(ReflectedKey.of(value, leavingOut: omitted), PlainReflection.of(value, leavingOut: omitted), "seed \(seed)")
+            for omitted in [["text", "payload", "second"], ["key"], ["value", "maybe"]] as [Set<String>] {
+                XCTAssertEqual(ReflectedKey.of(value, leavingOut: omitted), PlainReflection.of(value, leavingOut: omitted), "seed \(seed)")
+            }
         }
     }
 
@@ -211,7 +212,7 @@ enum Generated {
     struct Empty {}
 
     static func value(_ random: inout SeededRandom, depth: Int) throws -> Any {
-        let leafChoices = 9
+        let leafChoices = 12
         let choice = random.below(depth > 0 ? leafChoices + 7 : leafChoices)
         switch choice {
         case 0: return text(&random)
@@ -229,15 +230,25 @@ enum Generated {
             case 1: return try NSRegularExpression(pattern: "^" + random.pick(["a\"b", "\\d+", "é\u{301}\\\\"]) + "$")
             default: return try ReplacementTemplate(random.pick(["New(label: {label})", "Plain \"a\\\\b\"", "{size}é\u{301}"]))
             }
-        case 9: return try (0..<random.below(4)).map { _ in try value(&random, depth: depth - 1) }
-        case 10: return Set((0..<random.below(6)).map { _ in text(&random) })
+        case 9:
+            var table: [String: String] = [:]
+            for _ in 0..<random.below(5) { table[text(&random)] = text(&random) }
+            return table
+        case 10:
+            let list: [String]? = random.chance(30) ? nil : (0..<random.below(4)).map { _ in text(&random) }
+            return list as Any
         case 11:
+            let maybe: String? = random.chance(30) ? nil : text(&random)
+            return maybe as Any
+        case 12: return try (0..<random.below(4)).map { _ in try value(&random, depth: depth - 1) }
+        case 13: return Set((0..<random.below(6)).map { _ in text(&random) })
+        case 14:
             var table: [String: Any] = [:]
             for _ in 0..<random.below(5) { table[text(&random)] = try value(&random, depth: depth - 1) }
             return table
-        case 12: return (text: text(&random), payload: try value(&random, depth: depth - 1), random.below(3))
-        case 13: return random.chance(30) ? Optional<Any>.none as Any : Optional(try value(&random, depth: depth - 1)) as Any
-        case 14:
+        case 15: return (text: text(&random), payload: try value(&random, depth: depth - 1), random.below(3))
+        case 16: return random.chance(30) ? Optional<Any>.none as Any : Optional(try value(&random, depth: depth - 1)) as Any
+        case 17:
             return Box(inner: (0..<random.below(3)).map { _ in
                 random.chance(50) ? Shape.payload(Leaf(text: text(&random), number: 1.5, count: 2, flag: false, maybe: nil))
                     : Shape.pair(first: random.below(9), second: [text(&random)])
