@@ -75,8 +75,13 @@ public struct GitHistory {
         // ended by NUL. (With --first-parent, a merge's changes are those against its first parent.)
         let log = try gitBytes(["log", "--first-parent", "--no-renames", "--raw", "--no-abbrev", "-z",
                                 "--format=%x01%H %ct %an%x09%s"] + range)
-        // Read as bytes, NUL by NUL (splitting the whole text as a String cost most of `progress`'s
-        // reading of the history).
+        return Self.commits(ofLog: log, accepting: accepted)
+    }
+
+    /// The commits of `git log -z --raw --format=%x01%H %ct %an%x09%s` output, newest first, with
+    /// the changes whose paths `accepted` accepts. Read as bytes, NUL by NUL (splitting the whole
+    /// text as a String cost most of `progress`'s reading of the history).
+    static func commits(ofLog log: [UInt8], accepting accepted: (Substring) -> Bool) -> [Commit] {
         var commits: [Commit] = []
         let tokens = Self.fields(of: log)
         var next = 0
