@@ -57,13 +57,17 @@ extension Audit {
         // A file whose findings and uses are counted: admitted and under the scanned folder.
         let counted = { (path: String) in admits(path) && git.isInScope(path) }
         // The samples' trees and the commits between them, read from git (AuditHistory).
+        let started = DispatchTime.now().uptimeNanoseconds
+        let elapsed = { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         let read = try HistorySamples(git, since: request.since, every: request.every, admits: admits, ruleFiles: ruleFilePaths)
+        setup.trace?("progress: \(read.samples.count) samples, \(read.versions.count) file versions read at \(elapsed())")
         let listings = read.samples.map { (commit: $0.commit, files: $0.files) }
         let ruleBlobs = read.samples.map(\.ruleBlobs)
         let projectFolders = read.samples.map(\.projectFolders)
         let between = read.samples.map(\.between)
         let versions = read.versions, blobs = read.blobs
         let analysed = analyse(versions, blobs: blobs)
+        setup.trace?("progress: file versions analysed at \(elapsed())")
         let newComponents = ruleSet.newComponents.sorted()
         let replacementModules = ruleSet.replacementModules
         // Owners as the work tree's CODEOWNERS says today, for every sample.
@@ -123,6 +127,7 @@ extension Audit {
             if index == listings.count - 1 { headFindings = findings }
             return sample
         }
+        setup.trace?("progress: samples judged at \(elapsed())")
         let topFolders = Set(history.flatMap(\.findingsByFolder.keys))
         if topFolders.count == 1, topFolders.first != "." {
             for index in history.indices { history[index].findingsByFolder = findingsByModule[index] }

@@ -64,8 +64,25 @@ extension Audit {
                 return parse(later[item], bytes, false)
             }
             for (item, version) in more.enumerated() { results[later[item]] = (version ?? .skipped, false) }
+            if let trace = setup.trace {
+                var count = 0, bytes = 0
+                for (item, version) in more.enumerated() { if case .analysed? = version { count += 1; bytes += blobs[list[later[item]].blob]?.count ?? 0 } }
+                trace("progress: follow-up (\(links.count) linking names) parsed \(count) versions (\(bytes) bytes)")
+            }
         }
         for (index, file) in list.enumerated() { map[file] = results[index]?.0 ?? .skipped }
+        if let trace = setup.trace {
+            var parsed = 0, parsedBytes = 0, nothing = 0
+            for (index, file) in list.enumerated() {
+                switch map[file] {
+                case .analysed?: parsed += 1; parsedBytes += blobs[file.blob]?.count ?? 0
+                case .nothing?: nothing += 1
+                default: break
+                }
+                _ = index
+            }
+            trace("progress: \(files.count) file versions (\(files.count - list.count) from the cache), \(parsed) parsed (\(parsedBytes) bytes; \(later.count) left for later), \(nothing) not parsed")
+        }
         if let cache = scanner.cache, !list.isEmpty {
             // An unreadable blob may read next time: not kept.
             for file in list {

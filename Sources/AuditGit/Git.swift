@@ -27,11 +27,16 @@ public enum Git {
 
     @discardableResult
     public static func run(_ arguments: [String], in folder: String) throws -> String {
+        String(decoding: try runBytes(arguments, in: folder), as: UTF8.self)
+    }
+
+    /// As `run`, the output's bytes.
+    public static func runBytes(_ arguments: [String], in folder: String) throws -> [UInt8] {
         guard let git = executable else { throw notInstalled }
         let outcome = try ChildProcess.run(git, ["-C", folder] + arguments)
         guard outcome.status == 0 else {
             throw GitError(problem: String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return String(decoding: outcome.output, as: UTF8.self)
+        return outcome.output
     }
 }

@@ -59,6 +59,8 @@ public struct GitHistory {
 
     private func git(_ arguments: [String]) throws -> String { try Git.run(arguments, in: top) }
 
+    private func gitBytes(_ arguments: [String]) throws -> [UInt8] { try Git.runBytes(arguments, in: top) }
+
     /// Whether `reference` names a commit git knows.
     public func isCommit(_ reference: String) -> Bool {
         (try? git(["rev-parse", "--verify", "--quiet", reference + "^{commit}"])) != nil
@@ -71,31 +73,60 @@ public struct GitHistory {
         let range = boundary.map { ["--boundary", $0 + "..HEAD"] } ?? ["HEAD"]
         // `-z`: each header starts with \u{1}; then ":mode mode old new status" and the path, each
         // ended by NUL. (With --first-parent, a merge's changes are those against its first parent.)
-        let log = try git(["log", "--first-parent", "--no-renames", "--raw", "--no-abbrev", "-z",
-                           "--format=%x01%H %ct %an%x09%s"] + range)
+        let log = try gitBytes(["log", "--first-parent", "--no-renames", "--raw", "--no-abbrev", "-z",
+                                "--format=%x01%H %ct %an%x09%s"] + range)
+        return Self.commits(ofLog: log, accepting: accepted)
+    }
+
+    /// The commits of `git log -z --raw --format=%x01%H %ct %an%x09%s` output, newest first, with
+    /// the changes whose paths `accepted` accepts. Read as bytes, NUL by NUL (splitting the whole
+    /// text as a String cost most of `progress`'s reading of the history).
+    static func commits(ofLog log: [UInt8], accepting accepted: (Substring) -> Bool) -> [Commit] {
         var commits: [Commit] = []
-        var tokens = log.split(separator: "\0", omittingEmptySubsequences: false)[...]
-        while let first = tokens.popFirst() {
-            let token = first.drop { $0 == "\n" }
-            if token.first == "\u{1}" {
+        let tokens = Self.fields(of: log)
+        var next = 0
+        while next < tokens.count {
+            var token = tokens[next]
+            next += 1
+            while token.first == 0x0A { token = token.dropFirst() }
+            if token.first == 0x01 {
                 // A boundary commit's header is marked "-" by git.
-                let header = token.dropFirst().drop { $0 == "-" }
-                let tab = header.firstIndex(of: "\t") ?? header.endIndex
-                let parts = header[..<tab].split(separator: " ", maxSplits: 2)
-                guard parts.count == 3, let time = Int(parts[1]) else { continue }
-                let subject = tab < header.endIndex ? String(header[header.index(after: tab)...]) : ""
-                commits.append(Commit(id: String(parts[0]), time: time, author: String(parts[2]), subject: subject))
-            } else if token.first == ":", let path = tokens.popFirst(), !commits.isEmpty {
-                let meta = token.dropFirst().split(separator: " ")
-                guard meta.count >= 4, accepted(path) else { continue }
-                commits[commits.count - 1].changes.append(Change(path: String(path), old: Self.blob(meta[2]), new: Self.blob(meta[3])))
+                let header = token.dropFirst().drop { $0 == 0x2D }
+                let tab = header.firstIndex(of: 0x09) ?? header.endIndex
+                let parts = header[..<tab].split(separator: 0x20, maxSplits: 2)
+                guard parts.count == 3, let time = Int(String(decoding: parts[1], as: UTF8.self)) else { continue }
+                let subject = tab < header.endIndex ? String(decoding: header[(tab + 1)...], as: UTF8.self) : ""
+                commits.append(Commit(id: String(decoding: parts[0], as: UTF8.self), time: time,
+                                      author: String(decoding: parts[2], as: UTF8.self), subject: subject))
+            } else if token.first == 0x3A, next < tokens.count {
+                let path = String(decoding: tokens[next], as: UTF8.self)
+                next += 1
+                guard !commits.isEmpty else { continue }
+                let meta = token.dropFirst().split(separator: 0x20)
+                guard meta.count >= 4, accepted(path[...]) else { continue }
+                commits[commits.count - 1].changes.append(Change(path: path, old: Self.blob(meta[2]), new: Self.blob(meta[3])))
             }
         }
         return commits
     }
 
     /// A blob id from `git log --raw`; nil for the zeros of a file that did not exist.
-    private static func blob(_ text: Substring) -> String? { text.allSatisfy { $0 == "0" } ? nil : String(text) }
+    private static func blob(_ text: ArraySlice<UInt8>) -> String? { text.allSatisfy { $0 == 0x30 } ? nil : String(decoding: text, as: UTF8.self) }
+
+    /// The NUL-separated fields of git's `-z` output (empty ones kept, as `split` with
+    /// `omittingEmptySubsequences: false` gives them).
+    static func fields(of output: [UInt8]) -> [ArraySlice<UInt8>] {
+        var fields: [ArraySlice<UInt8>] = []
+        var start = 0
+        output.withUnsafeBufferPointer { bytes in
+            for index in 0..<bytes.count where bytes[index] == 0 {
+                fields.append(output[start..<index])
+                start = index + 1
+            }
+        }
+        fields.append(output[start...])
+        return fields
+    }
 
     /// The commits tags reachable from HEAD point at (an annotated tag's commit is its peeled object,
     /// `%(*objectname)`; a light tag's, its own); empty when git cannot say.
@@ -106,11 +137,17 @@ public struct GitHistory {
 
     /// Every file of a commit (the whole repository), with its blob.
     public func files(at commit: String) throws -> [Entry] {
-        try git(["ls-tree", "-r", "--full-tree", "-z", commit]).split(separator: "\0").compactMap { line in
-            guard let tab = line.firstIndex(of: "\t") else { return nil }
-            let meta = line[..<tab].split(separator: " "), path = String(line[line.index(after: tab)...])
-            guard meta.count == 3, meta[1] == "blob" else { return nil }
-            return Entry(path: path, blob: String(meta[2]))
+        try Self.entries(ofTree: gitBytes(["ls-tree", "-r", "--full-tree", "-z", commit]))
+    }
+
+    /// The blobs of `git ls-tree -z`'s output ("mode type id<TAB>path", NUL after each), read as
+    /// bytes: parsing it as a String cost more than git's own listing.
+    static func entries(ofTree listing: [UInt8]) -> [Entry] {
+        fields(of: listing).compactMap { line -> Entry? in
+            guard !line.isEmpty, let tab = line.firstIndex(of: 0x09) else { return nil }
+            let meta = line[..<tab].split(separator: 0x20)
+            guard meta.count == 3, meta[1].elementsEqual("blob".utf8) else { return nil }
+            return Entry(path: String(decoding: line[(tab + 1)...], as: UTF8.self), blob: String(decoding: meta[2], as: UTF8.self))
         }
     }
 
