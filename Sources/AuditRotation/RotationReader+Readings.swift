@@ -368,7 +368,26 @@ extension RotationReader {
     }
 
     /// Letters, digits, `_` and non-ASCII, with a leading `$` or surrounding backticks allowed.
+    /// Read on the name's bytes in place (the plain way, `plainIsPlainName`, took a generic walk of a
+    /// `Substring`'s view, thousands of instructions a name; `ShortcutEquivalenceTests` compares them).
     static func isPlainName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            var start = 0, end = bytes.count
+            while start < end, bytes[start] == UInt8(ascii: "$") { start += 1 }
+            if end - start >= 2, bytes[start] == UInt8(ascii: "`"), bytes[end - 1] == UInt8(ascii: "`") {
+                start += 1
+                end -= 1
+            }
+            guard start < end else { return false }
+            let table = ByteClass.table
+            for index in start..<end where !table[Int(bytes[index])].contains(.name) { return false }
+            return true
+        }
+    }
+
+    /// `isPlainName` the plain way, for the test that compares both.
+    static func plainIsPlainName(_ name: String) -> Bool {
         var bytes = Substring(name).utf8.drop { $0 == UInt8(ascii: "$") }
         if bytes.first == UInt8(ascii: "`"), bytes.last == UInt8(ascii: "`"), bytes.count >= 2 { bytes = bytes.dropFirst().dropLast() }
         return SwiftWords.isAllNameBytes(bytes)

@@ -9,7 +9,34 @@ import TreeSitter
 /// each clock's code.
 struct RotationReader {
     let vocabulary: RotationVocabulary
+    /// The vocabulary's names as the reader asks them, made once for every file.
+    let names: Names
     let file: String
+
+    /// What the reader asks of the vocabulary at every call and property, made once by
+    /// `RotationAnalysis` (the vocabulary's `clockCalls` and `displayNames` are unions made anew on
+    /// each ask, and the publishers were sorted at each property that holds one).
+    struct Names: Sendable {
+        /// `RotationVocabulary.clockCalls`.
+        let clockCalls: Set<String>
+        /// Calls that show text: display calls and setters.
+        let displayCalls: Set<String>
+        /// The publishers' names, sorted.
+        let publishers: [String]
+        /// The words of the code the walk goes into when it skips unmarked subtrees: clocks and displays.
+        let walkWords: WordSet
+        /// The last names of the publishers (`publish` of `Timer.publish`), nil without publishers.
+        let publisherWords: WordSet?
+
+        init(_ vocabulary: RotationVocabulary) {
+            clockCalls = vocabulary.clockCalls
+            displayCalls = vocabulary.displayCalls.union(vocabulary.displaySetters)
+            publishers = vocabulary.publishers.keys.sorted()
+            walkWords = WordSet(RotationReader.walkWords(vocabulary))
+            let words = vocabulary.publishers.keys.flatMap { $0.split(separator: ".").last.map { [Array($0.utf8)] } ?? [] }
+            publisherWords = words.isEmpty ? nil : WordSet(words)
+        }
+    }
 
     /// A closure or method a clock runs, with the clock.
     struct ClockCode {
@@ -38,14 +65,15 @@ struct RotationReader {
     /// Where the publishers' names are: a property's value is looked into only when it holds one.
     private var publisherOffsets: WordOffsets?
 
-    init(vocabulary: RotationVocabulary, file: String) {
+    init(vocabulary: RotationVocabulary, names: Names, file: String) {
         self.vocabulary = vocabulary
+        self.names = names
         self.file = file
     }
 
-    static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> RotationFacts {
-        var reader = RotationReader(vocabulary: vocabulary, file: file)
-        reader.walk(tree, walkWords: walkWords)
+    static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, names: Names, skipsUnmarkedSubtrees: Bool) -> RotationFacts {
+        var reader = RotationReader(vocabulary: vocabulary, names: names, file: file)
+        reader.walk(tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
         return reader.facts
     }
 
@@ -89,10 +117,9 @@ struct RotationReader {
         return kinds
     }()
 
-    private mutating func walk(_ tree: Tree, walkWords: [[UInt8]]?) {
-        let offsets = walkWords.map { WordOffsets(tree.source, words: $0) } ?? .everywhere
-        let publisherWords = vocabulary.publishers.keys.flatMap { $0.split(separator: ".").last.map { [Array($0.utf8)] } ?? [] }
-        publisherOffsets = publisherWords.isEmpty ? nil : WordOffsets(tree.source, words: publisherWords)
+    private mutating func walk(_ tree: Tree, skipsUnmarkedSubtrees: Bool) {
+        let offsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: names.walkWords) : .everywhere
+        publisherOffsets = names.publisherWords.map { WordOffsets(tree.source, words: $0) }
         let kinds = Self.kinds
         tree.rootNode.walk(withAncestors: { node, path in
             let symbol = node.symbol
@@ -128,7 +155,7 @@ struct RotationReader {
         })
         for receive in receives {
             let held = SwiftExpressions.lastName(of: receive.argument).flatMap { publishers[$0] }
-            let inPlace = vocabulary.publishers.keys.sorted().first { receive.argument.text.contains($0) }
+            let inPlace = names.publishers.first { receive.argument.text.contains($0) }
                 .map { place(vocabulary.description(ofClock: $0), receive.argument) }
             guard let clock = held ?? inPlace else { continue }
             for closure in receive.closures { clockCode.append(ClockCode(body: closure, clock: clock, waits: false)) }
@@ -171,7 +198,7 @@ struct RotationReader {
         if !attributes.isDisjoint(with: vocabulary.observableState) { observableMarks = true }
         let value = node.child(byField: SwiftField.value)
         // A property holding a publisher, for the receivers.
-        if let value, publisherOffsets?.anyStart(in: value.byteRange) == true, let publisher = vocabulary.publishers.keys.sorted().first(where: { value.text.contains($0) }) {
+        if let value, publisherOffsets?.anyStart(in: value.byteRange) == true, let publisher = names.publishers.first(where: { value.text.contains($0) }) {
             let callee = publisher.split(separator: ".").last.map(String.init) ?? publisher
             var made: Node?
             value.walk { inner in
@@ -251,13 +278,14 @@ struct RotationReader {
 
     private mutating func noteCall(_ node: Node, path: [Node]) {
         let callee = SwiftCall.calleeName(of: node) ?? ""
-        let isClock = vocabulary.clockCalls.contains(callee)
-        let isDisplay = vocabulary.displayCalls.contains(callee) || vocabulary.displaySetters.contains(callee)
+        let isClock = names.clockCalls.contains(callee)
+        let isDisplay = names.displayCalls.contains(callee)
         guard isClock || isDisplay, !node.hasError, let call = SwiftCall(node) else { return }
         var closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == SwiftNodeType.lambdaLiteral ? $0.value : nil }
         // `let timer = Timer(timeInterval: 3, repeats: true) { ... }`: in a declaration's value the
         // grammar reads the trailing closure as a call of the call.
-        if let parent = node.parent, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node, let outer = SwiftCall(parent), outer.arguments.isEmpty {
+        // (The walk's path ends with the node's parent: `Node.parent` would walk down from the root.)
+        if let parent = path.last, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node, let outer = SwiftCall(parent), outer.arguments.isEmpty {
             closures += outer.trailingClosures
         }
         if isClock {
