@@ -290,11 +290,16 @@ extension RotationReader {
     /// type it calls (`= Store()`, `= Store.shared`, `= Phase.idle`), or the type named in a wrapper's
     /// argument (`@Environment(Store.self)`).
     static func statedType(of declaration: Node) -> String? {
-        statedTypeAsWritten(of: declaration).flatMap { isPlainName($0) ? $0 : nil }
+        statedType(of: declaration, parts: declaration.namedChildren)
     }
 
-    private static func statedTypeAsWritten(of declaration: Node) -> String? {
-        if let annotation = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
+    /// The same, given the declaration's named children (`parts`) read once by the caller.
+    static func statedType(of declaration: Node, parts: [Node]) -> String? {
+        statedTypeAsWritten(of: declaration, parts: parts).flatMap { isPlainName($0) ? $0 : nil }
+    }
+
+    private static func statedTypeAsWritten(of declaration: Node, parts: [Node]) -> String? {
+        if let annotation = parts.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
            let type = annotation.child(byField: SwiftField.name) ?? annotation.namedChildren.last {
             if type.type == SwiftNodeType.userType { return type.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word) }
             if type.type == SwiftNodeType.optionalType, let wrapped = type.namedChildren.first, wrapped.type == SwiftNodeType.userType {
@@ -321,7 +326,7 @@ extension RotationReader {
             if node.type == SwiftNodeType.simpleIdentifier, node.text.first?.isUppercase == true { return word(node) }
         }
         // `@Environment(Store.self) var store`
-        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+        for modifiers in parts where modifiers.type == SwiftNodeType.modifiers {
             for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
                 for argument in attribute.namedChildren where argument.type == SwiftNodeType.navigationExpression {
                     if argument.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix)?.text == "self", let target = argument.child(byField: SwiftField.target),
@@ -343,8 +348,13 @@ extension RotationReader {
 
     /// The names of a declaration's attributes (`State`, `Published`, `Observable`, `MainActor`).
     static func attributeNames(_ declaration: Node) -> Set<String> {
+        attributeNames(parts: declaration.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func attributeNames(parts: [Node]) -> Set<String> {
         var names = Set<String>()
-        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+        for modifiers in parts where modifiers.type == SwiftNodeType.modifiers {
             for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
                 if let type = attribute.namedChildren.first(where: { $0.type == SwiftNodeType.userType }), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
             }
@@ -394,7 +404,12 @@ extension RotationReader {
     }
 
     static func boundName(_ property: Node) -> String? {
-        let pattern = property.namedChildren.first { $0.type == SwiftNodeType.pattern }
+        boundName(parts: property.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func boundName(parts: [Node]) -> String? {
+        let pattern = parts.first { $0.type == SwiftNodeType.pattern }
         guard let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) else { return nil }
         return SwiftWords.isWholeWord(name.byteRange, in: name.tree.source.bytes) ? name.text : nil
     }
@@ -407,7 +422,12 @@ extension RotationReader {
 
     /// Whether a declaration's `let` or `var` stands as a word of its own (not cut out of `valet`).
     static func bindingKeywordIsWholeWord(_ declaration: Node) -> Bool {
-        guard let binding = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
+        bindingKeywordIsWholeWord(parts: declaration.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func bindingKeywordIsWholeWord(parts: [Node]) -> Bool {
+        guard let binding = parts.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
               let keyword = binding.children.first(where: { $0.type == SwiftNodeType.letKeyword || $0.type == SwiftNodeType.varKeyword }) else { return true }
         return SwiftWords.isWholeWord(keyword.byteRange, in: keyword.tree.source.bytes)
     }

@@ -175,7 +175,8 @@ struct RotationReader {
               Self.isPlainName(name.text) else { return }
         var type = RotationFacts.TypeFacts(name: name.text, isExtension: SwiftDeclarations.isExtension(node))
         type.isEnum = node.child(byField: SwiftField.declarationKind)?.text == "enum"
-        let marks = Self.attributeNames(node).union(node.namedChildren.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
+        let parts = node.namedChildren
+        let marks = Self.attributeNames(parts: parts).union(parts.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
         if let body = node.child(byField: SwiftField.body) {
             if type.isEnum { type.cases = RotationReader.enumCases(in: body) }
@@ -193,8 +194,10 @@ struct RotationReader {
 
     /// A stored or computed property of a type, or a global: its stated type, its strings, its computed value.
     private mutating func noteProperty(_ node: Node, path: [Node]) {
-        guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node), Self.isPlainName(name) else { return }
-        let attributes = Self.attributeNames(node)
+        // The declaration's parts, read once for every question below (each read walks the children).
+        let parts = node.namedChildren
+        guard !node.hasError, Self.bindingKeywordIsWholeWord(parts: parts), let name = Self.boundName(parts: parts), Self.isPlainName(name) else { return }
+        let attributes = Self.attributeNames(parts: parts)
         if !attributes.isDisjoint(with: vocabulary.observableState) { observableMarks = true }
         let value = node.child(byField: SwiftField.value)
         // A property holding a publisher, for the receivers.
@@ -212,7 +215,7 @@ struct RotationReader {
         let typeBody = parent.type == SwiftNodeType.classBody || parent.type == SwiftNodeType.enumClassBody
         guard isGlobal || typeBody else { return }
         var member = RotationFacts.Member(place: place(name, node))
-        member.type = Self.statedType(of: node)
+        member.type = Self.statedType(of: node, parts: parts)
         if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !SwiftExpressions.isComment($0) }.count }
         // A stored value that starts as a random pick of a collection (`= Quips.all.randomElement() ?? "..."`).
         if typeBody, let value, [SwiftNodeType.callExpression, SwiftNodeType.nilCoalescingExpression, SwiftNodeType.postfixExpression].contains(value.type),
@@ -220,7 +223,7 @@ struct RotationReader {
             member.initialPick = shape(of: value)
         }
         // Computed text: a value of a text type (`var body: some View` is none).
-        if let computed = node.namedChildren.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
+        if let computed = parts.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
             let (shape, onSelf) = computedShape(computed)
             member.computed = shape
             member.switchesOnSelf = onSelf

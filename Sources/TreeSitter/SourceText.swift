@@ -23,6 +23,10 @@ public struct SourceText: Sendable {
     /// false. With memchr for the first byte, then memcmp: glibc's memmem is not visible to Swift
     /// without _GNU_SOURCE.
     public func forEachOccurrence(of needle: [UInt8], _ body: (Int) -> Bool) {
+        Self.forEachOccurrence(of: needle, in: bytes, body)
+    }
+
+    static func forEachOccurrence(of needle: [UInt8], in bytes: [UInt8], _ body: (Int) -> Bool) {
         guard let head = needle.first, needle.count <= bytes.count else { return }
         bytes.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { pattern in
@@ -146,7 +150,7 @@ public struct WordOffsets: Sendable {
         offsets = Self.plainStarts(source, words: words)
     }
 
-    /// Many words made once into a `WordSet`, found in one pass (the rules' and the rotating-text walks).
+    /// Many words made distinct once into a `WordSet` (the rules' and the rotating-text walks).
     public init(_ source: SourceText, words: WordSet) {
         everywhere = false
         offsets = words.starts(in: source.bytes)

@@ -7,14 +7,14 @@ import SwiftGrammar
 import XCTest
 
 /// The analysis's shortcuts (docs/speed.md, "The analysis of parsed files") give what the plain way
-/// gives: the walk words found in one pass (`WordSet`), a field's child by its number from the table
+/// gives: the walk words made distinct once (`WordSet`), a field's child by its number from the table
 /// made once, a plain name read on its bytes. Each is compared with the plain way on generated input
 /// and on every fixture.
 final class ReaderShortcutTests: XCTestCase {
-    /// Every offset a word starts at, found in one pass, is one the plain way finds (each word's
-    /// occurrences with memchr), and the other way round: words sharing first bytes, one-byte words,
+    /// Every offset a word starts at, found with the words made once, is one the plain way finds
+    /// (the words made a set on every file), and the other way round: words sharing first bytes, one-byte words,
     /// words longer than the text, overlapping and repeated words, non-ASCII bytes.
-    func testTheWordsOnePassFindsAreThePlainWays() throws {
+    func testTheWordsAWordSetFindsAreThePlainWays() throws {
         var random = SeededRandom(seed: 11)
         let alphabet: [UInt8] = Array("aabTtx.(é".utf8) + [0x00, 0xFF]
         var found = 0
