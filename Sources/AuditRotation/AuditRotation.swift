@@ -30,18 +30,19 @@ public protocol RotatingTextRule {
 public struct RotationAnalysis: Sendable {
     /// The rotating-text rules' names, merged.
     public let vocabulary: RotationVocabulary
-    /// The words of the code the walk goes into when it skips unmarked subtrees.
-    private let walkWords: [[UInt8]]
+    /// The names the reader asks at every node, and the words of the code its walk goes into when it
+    /// skips unmarked subtrees, made once.
+    private let names: RotationReader.Names
 
     public init(_ vocabulary: RotationVocabulary) {
         self.vocabulary = vocabulary
-        walkWords = RotationReader.walkWords(vocabulary)
+        names = RotationReader.Names(vocabulary)
     }
 
     /// The rotation facts of one file's tree; with `skipsUnmarkedSubtrees`, only the subtrees that
     /// hold a clock's or a display's word are walked for clocks and displays (the same facts).
     public func read(_ tree: Tree, file: String, skipsUnmarkedSubtrees: Bool) -> RotationFacts {
-        RotationReader.read(tree, file: file, vocabulary: vocabulary, walkWords: skipsUnmarkedSubtrees ? walkWords : nil)
+        RotationReader.read(tree, file: file, vocabulary: vocabulary, names: names, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
     }
 
     /// Whether a tree of part of a file (`AnchorCut`'s pieces, parsed alone) may hold what makes the

@@ -50,7 +50,7 @@ extension RotationReader {
             if node.isError { return false }
             // Code that runs later, elsewhere: a nested clock's closure is that clock's.
             if node != code.body, node.type == SwiftNodeType.lambdaLiteral, let call = node.parent?.parent, call.type == SwiftNodeType.callExpression,
-               let name = SwiftCall.calleeName(of: call), self.vocabulary.clockCalls.contains(name) { return false }
+               let name = SwiftCall.calleeName(of: call), self.names.clockCalls.contains(name) { return false }
             if node.type == SwiftNodeType.callExpression, let name = SwiftCall.calleeName(of: node), self.vocabulary.waitClocks[name] != nil, code.waits {
                 tick += 1
                 return false

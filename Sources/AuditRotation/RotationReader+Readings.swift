@@ -290,11 +290,16 @@ extension RotationReader {
     /// type it calls (`= Store()`, `= Store.shared`, `= Phase.idle`), or the type named in a wrapper's
     /// argument (`@Environment(Store.self)`).
     static func statedType(of declaration: Node) -> String? {
-        statedTypeAsWritten(of: declaration).flatMap { isPlainName($0) ? $0 : nil }
+        statedType(of: declaration, parts: declaration.namedChildren)
     }
 
-    private static func statedTypeAsWritten(of declaration: Node) -> String? {
-        if let annotation = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
+    /// The same, given the declaration's named children (`parts`) read once by the caller.
+    static func statedType(of declaration: Node, parts: [Node]) -> String? {
+        statedTypeAsWritten(of: declaration, parts: parts).flatMap { isPlainName($0) ? $0 : nil }
+    }
+
+    private static func statedTypeAsWritten(of declaration: Node, parts: [Node]) -> String? {
+        if let annotation = parts.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
            let type = annotation.child(byField: SwiftField.name) ?? annotation.namedChildren.last {
             if type.type == SwiftNodeType.userType { return type.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word) }
             if type.type == SwiftNodeType.optionalType, let wrapped = type.namedChildren.first, wrapped.type == SwiftNodeType.userType {
@@ -321,7 +326,7 @@ extension RotationReader {
             if node.type == SwiftNodeType.simpleIdentifier, node.text.first?.isUppercase == true { return word(node) }
         }
         // `@Environment(Store.self) var store`
-        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+        for modifiers in parts where modifiers.type == SwiftNodeType.modifiers {
             for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
                 for argument in attribute.namedChildren where argument.type == SwiftNodeType.navigationExpression {
                     if argument.child(byField: SwiftField.suffix)?.child(byField: SwiftField.suffix)?.text == "self", let target = argument.child(byField: SwiftField.target),
@@ -343,8 +348,13 @@ extension RotationReader {
 
     /// The names of a declaration's attributes (`State`, `Published`, `Observable`, `MainActor`).
     static func attributeNames(_ declaration: Node) -> Set<String> {
+        attributeNames(parts: declaration.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func attributeNames(parts: [Node]) -> Set<String> {
         var names = Set<String>()
-        for modifiers in declaration.namedChildren where modifiers.type == SwiftNodeType.modifiers {
+        for modifiers in parts where modifiers.type == SwiftNodeType.modifiers {
             for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
                 if let type = attribute.namedChildren.first(where: { $0.type == SwiftNodeType.userType }), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
             }
@@ -368,14 +378,38 @@ extension RotationReader {
     }
 
     /// Letters, digits, `_` and non-ASCII, with a leading `$` or surrounding backticks allowed.
+    /// Read on the name's bytes in place (the plain way, `plainIsPlainName`, took a generic walk of a
+    /// `Substring`'s view, thousands of instructions a name; `ShortcutEquivalenceTests` compares them).
     static func isPlainName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            var start = 0, end = bytes.count
+            while start < end, bytes[start] == UInt8(ascii: "$") { start += 1 }
+            if end - start >= 2, bytes[start] == UInt8(ascii: "`"), bytes[end - 1] == UInt8(ascii: "`") {
+                start += 1
+                end -= 1
+            }
+            guard start < end else { return false }
+            let table = ByteClass.table
+            for index in start..<end where !table[Int(bytes[index])].contains(.name) { return false }
+            return true
+        }
+    }
+
+    /// `isPlainName` the plain way, for the test that compares both.
+    static func plainIsPlainName(_ name: String) -> Bool {
         var bytes = Substring(name).utf8.drop { $0 == UInt8(ascii: "$") }
         if bytes.first == UInt8(ascii: "`"), bytes.last == UInt8(ascii: "`"), bytes.count >= 2 { bytes = bytes.dropFirst().dropLast() }
         return SwiftWords.isAllNameBytes(bytes)
     }
 
     static func boundName(_ property: Node) -> String? {
-        let pattern = property.namedChildren.first { $0.type == SwiftNodeType.pattern }
+        boundName(parts: property.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func boundName(parts: [Node]) -> String? {
+        let pattern = parts.first { $0.type == SwiftNodeType.pattern }
         guard let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) else { return nil }
         return SwiftWords.isWholeWord(name.byteRange, in: name.tree.source.bytes) ? name.text : nil
     }
@@ -388,7 +422,12 @@ extension RotationReader {
 
     /// Whether a declaration's `let` or `var` stands as a word of its own (not cut out of `valet`).
     static func bindingKeywordIsWholeWord(_ declaration: Node) -> Bool {
-        guard let binding = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
+        bindingKeywordIsWholeWord(parts: declaration.namedChildren)
+    }
+
+    /// The same, given the declaration's named children.
+    static func bindingKeywordIsWholeWord(parts: [Node]) -> Bool {
+        guard let binding = parts.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
               let keyword = binding.children.first(where: { $0.type == SwiftNodeType.letKeyword || $0.type == SwiftNodeType.varKeyword }) else { return true }
         return SwiftWords.isWholeWord(keyword.byteRange, in: keyword.tree.source.bytes)
     }

@@ -9,7 +9,34 @@ import TreeSitter
 /// each clock's code.
 struct RotationReader {
     let vocabulary: RotationVocabulary
+    /// The vocabulary's names as the reader asks them, made once for every file.
+    let names: Names
     let file: String
+
+    /// What the reader asks of the vocabulary at every call and property, made once by
+    /// `RotationAnalysis` (the vocabulary's `clockCalls` and `displayNames` are unions made anew on
+    /// each ask, and the publishers were sorted at each property that holds one).
+    struct Names: Sendable {
+        /// `RotationVocabulary.clockCalls`.
+        let clockCalls: Set<String>
+        /// Calls that show text: display calls and setters.
+        let displayCalls: Set<String>
+        /// The publishers' names, sorted.
+        let publishers: [String]
+        /// The words of the code the walk goes into when it skips unmarked subtrees: clocks and displays.
+        let walkWords: WordSet
+        /// The last names of the publishers (`publish` of `Timer.publish`), nil without publishers.
+        let publisherWords: WordSet?
+
+        init(_ vocabulary: RotationVocabulary) {
+            clockCalls = vocabulary.clockCalls
+            displayCalls = vocabulary.displayCalls.union(vocabulary.displaySetters)
+            publishers = vocabulary.publishers.keys.sorted()
+            walkWords = WordSet(RotationReader.walkWords(vocabulary))
+            let words = vocabulary.publishers.keys.flatMap { $0.split(separator: ".").last.map { [Array($0.utf8)] } ?? [] }
+            publisherWords = words.isEmpty ? nil : WordSet(words)
+        }
+    }
 
     /// A closure or method a clock runs, with the clock.
     struct ClockCode {
@@ -38,14 +65,15 @@ struct RotationReader {
     /// Where the publishers' names are: a property's value is looked into only when it holds one.
     private var publisherOffsets: WordOffsets?
 
-    init(vocabulary: RotationVocabulary, file: String) {
+    init(vocabulary: RotationVocabulary, names: Names, file: String) {
         self.vocabulary = vocabulary
+        self.names = names
         self.file = file
     }
 
-    static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> RotationFacts {
-        var reader = RotationReader(vocabulary: vocabulary, file: file)
-        reader.walk(tree, walkWords: walkWords)
+    static func read(_ tree: Tree, file: String, vocabulary: RotationVocabulary, names: Names, skipsUnmarkedSubtrees: Bool) -> RotationFacts {
+        var reader = RotationReader(vocabulary: vocabulary, names: names, file: file)
+        reader.walk(tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
         return reader.facts
     }
 
@@ -105,10 +133,9 @@ struct RotationReader {
         return kinds
     }()
 
-    private mutating func walk(_ tree: Tree, walkWords: [[UInt8]]?) {
-        let offsets = walkWords.map { WordOffsets(tree.source, words: $0) } ?? .everywhere
-        let publisherWords = vocabulary.publishers.keys.flatMap { $0.split(separator: ".").last.map { [Array($0.utf8)] } ?? [] }
-        publisherOffsets = publisherWords.isEmpty ? nil : WordOffsets(tree.source, words: publisherWords)
+    private mutating func walk(_ tree: Tree, skipsUnmarkedSubtrees: Bool) {
+        let offsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: names.walkWords) : .everywhere
+        publisherOffsets = names.publisherWords.map { WordOffsets(tree.source, words: $0) }
         let kinds = Self.kinds
         tree.rootNode.walk(withAncestors: { node, path in
             let symbol = node.symbol
@@ -144,7 +171,7 @@ struct RotationReader {
         })
         for receive in receives {
             let held = SwiftExpressions.lastName(of: receive.argument).flatMap { publishers[$0] }
-            let inPlace = vocabulary.publishers.keys.sorted().first { receive.argument.text.contains($0) }
+            let inPlace = names.publishers.first { receive.argument.text.contains($0) }
                 .map { place(vocabulary.description(ofClock: $0), receive.argument) }
             guard let clock = held ?? inPlace else { continue }
             for closure in receive.closures { clockCode.append(ClockCode(body: closure, clock: clock, waits: false)) }
@@ -164,7 +191,8 @@ struct RotationReader {
               Self.isPlainName(name.text) else { return }
         var type = RotationFacts.TypeFacts(name: name.text, isExtension: SwiftDeclarations.isExtension(node))
         type.isEnum = node.child(byField: SwiftField.declarationKind)?.text == "enum"
-        let marks = Self.attributeNames(node).union(node.namedChildren.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
+        let parts = node.namedChildren
+        let marks = Self.attributeNames(parts: parts).union(parts.filter { $0.type == SwiftNodeType.inheritanceSpecifier }.compactMap { SwiftExpressions.lastName(of: $0.namedChildren.first ?? $0) })
         type.isObservable = !marks.isDisjoint(with: vocabulary.observableState)
         if let body = node.child(byField: SwiftField.body) {
             if type.isEnum { type.cases = RotationReader.enumCases(in: body) }
@@ -182,12 +210,14 @@ struct RotationReader {
 
     /// A stored or computed property of a type, or a global: its stated type, its strings, its computed value.
     private mutating func noteProperty(_ node: Node, path: [Node]) {
-        guard !node.hasError, Self.bindingKeywordIsWholeWord(node), let name = Self.boundName(node), Self.isPlainName(name) else { return }
-        let attributes = Self.attributeNames(node)
+        // The declaration's parts, read once for every question below (each read walks the children).
+        let parts = node.namedChildren
+        guard !node.hasError, Self.bindingKeywordIsWholeWord(parts: parts), let name = Self.boundName(parts: parts), Self.isPlainName(name) else { return }
+        let attributes = Self.attributeNames(parts: parts)
         if !attributes.isDisjoint(with: vocabulary.observableState) { observableMarks = true }
         let value = node.child(byField: SwiftField.value)
         // A property holding a publisher, for the receivers.
-        if let value, publisherOffsets?.anyStart(in: value.byteRange) == true, let publisher = vocabulary.publishers.keys.sorted().first(where: { value.text.contains($0) }) {
+        if let value, publisherOffsets?.anyStart(in: value.byteRange) == true, let publisher = names.publishers.first(where: { value.text.contains($0) }) {
             let callee = publisher.split(separator: ".").last.map(String.init) ?? publisher
             var made: Node?
             value.walk { inner in
@@ -201,7 +231,7 @@ struct RotationReader {
         let typeBody = parent.type == SwiftNodeType.classBody || parent.type == SwiftNodeType.enumClassBody
         guard isGlobal || typeBody else { return }
         var member = RotationFacts.Member(place: place(name, node))
-        member.type = Self.statedType(of: node)
+        member.type = Self.statedType(of: node, parts: parts)
         if let value, value.type == SwiftNodeType.arrayLiteral, Self.isStringArray(value) { member.messages = value.namedChildren.filter { !SwiftExpressions.isComment($0) }.count }
         // A stored value that starts as a random pick of a collection (`= Quips.all.randomElement() ?? "..."`).
         if typeBody, let value, [SwiftNodeType.callExpression, SwiftNodeType.nilCoalescingExpression, SwiftNodeType.postfixExpression].contains(value.type),
@@ -209,7 +239,7 @@ struct RotationReader {
             member.initialPick = shape(of: value)
         }
         // Computed text: a value of a text type (`var body: some View` is none).
-        if let computed = node.namedChildren.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
+        if let computed = parts.first(where: { $0.type == SwiftNodeType.computedProperty }), Self.isTextType(member.type) {
             let (shape, onSelf) = computedShape(computed)
             member.computed = shape
             member.switchesOnSelf = onSelf
@@ -267,13 +297,14 @@ struct RotationReader {
 
     private mutating func noteCall(_ node: Node, path: [Node]) {
         let callee = SwiftCall.calleeName(of: node) ?? ""
-        let isClock = vocabulary.clockCalls.contains(callee)
-        let isDisplay = vocabulary.displayCalls.contains(callee) || vocabulary.displaySetters.contains(callee)
+        let isClock = names.clockCalls.contains(callee)
+        let isDisplay = names.displayCalls.contains(callee)
         guard isClock || isDisplay, !node.hasError, let call = SwiftCall(node) else { return }
         var closures = call.trailingClosures + call.arguments.compactMap { $0.value.type == SwiftNodeType.lambdaLiteral ? $0.value : nil }
         // `let timer = Timer(timeInterval: 3, repeats: true) { ... }`: in a declaration's value the
         // grammar reads the trailing closure as a call of the call.
-        if let parent = node.parent, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node, let outer = SwiftCall(parent), outer.arguments.isEmpty {
+        // (The walk's path ends with the node's parent: `Node.parent` would walk down from the root.)
+        if let parent = path.last, parent.type == SwiftNodeType.callExpression, parent.namedChild(at: 0) == node, let outer = SwiftCall(parent), outer.arguments.isEmpty {
             closures += outer.trailingClosures
         }
         if isClock {

@@ -50,7 +50,7 @@ public struct RuleEngine: Sendable {
             for type in entry.pattern.pattern.rootTypes { byType[type, default: []].append(entry) }
         }
         let patternNames = patternRules.flatMap { $0.pattern.pattern.names }
-        walkWords = Set(rulesByComponent.keys).union(labelComponents).union(patternNames).map { Array($0.utf8) }
+        walkWords = WordSet(Set(rulesByComponent.keys).union(labelComponents).union(patternNames).map { Array($0.utf8) })
     }
 
     /// Which of two rules reports code both find: more conditions on the context, then more code
@@ -118,7 +118,7 @@ public struct RuleEngine: Sendable {
 
     /// The names `analyze`'s walk reports: the components and the label components. A subtree
     /// without one of them holds nothing to report (nor needs a protected declaration's skip).
-    private let walkWords: [[UInt8]]
+    private let walkWords: WordSet
     private let skipsUnmarkedSubtrees: Bool
 
     private let rotatingRules: [Rule]

@@ -65,6 +65,9 @@ public struct Node {
 
     private func collectChildren(namedOnly: Bool) -> [Node] {
         var result: [Node] = []
+        // One allocation (the count is the subtree's own, no walk): appending one by one grew the
+        // array two, three times on most nodes.
+        result.reserveCapacity(childCount)
         forEachChild { cursor in
             let node = ts_tree_cursor_current_node(&cursor)
             if !namedOnly || ts_node_is_named(node) { result.append(Node(raw: node, tree: tree)) }
@@ -80,7 +83,19 @@ public struct Node {
         repeat { body(&cursor) } while ts_tree_cursor_goto_next_sibling(&cursor)
     }
 
+    /// The child under the field `name`. The field's number comes from the grammar's table made once
+    /// (`Language.fieldIDs`, the numbers `ts_language_field_id_for_name` gives); a name not in it is
+    /// asked of the C library as before.
     public func child(byField name: String) -> Node? {
+        if let field = tree.fieldIDs[name] {
+            return Node(nullable: ts_node_child_by_field_id(raw, field), tree: tree)
+        }
+        return childAskingByName(field: name)
+    }
+
+    /// `child(byField:)` the plain way: the C library finds the field's number by its name each time
+    /// (kept for names outside the grammar's table, and for the test comparing both ways).
+    func childAskingByName(field name: String) -> Node? {
         let utf8 = Array(name.utf8)
         return utf8.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in

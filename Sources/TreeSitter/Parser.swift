@@ -30,12 +30,26 @@ public struct Language: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Every symbol's name, by symbol: a node's type without a C string to decode each time.
     let symbolNames: [String]
+    /// Every field's number, by its name, as `ts_language_field_id_for_name` gives it: that function
+    /// compares the name with the grammar's field names one by one (`strncmp`), on every
+    /// `Node.child(byField:)`; a name missing here is still asked of it.
+    let fieldIDs: [String: TSFieldId]
 
     init(pointer: OpaquePointer) {
         self.pointer = pointer
         symbolNames = (0..<ts_language_symbol_count(pointer)).map { symbol in
             ts_language_symbol_name(pointer, TSSymbol(symbol)).map { String(cString: $0) } ?? ""
         }
+        var fieldIDs: [String: TSFieldId] = [:]
+        let fieldCount = ts_language_field_count(pointer)
+        if fieldCount > 0 {
+            for field in 1...fieldCount {
+                guard let cName = ts_language_field_name_for_id(pointer, TSFieldId(field)) else { continue }
+                let name = String(cString: cName)
+                fieldIDs[name] = ts_language_field_id_for_name(pointer, name, UInt32(name.utf8.count))
+            }
+        }
+        self.fieldIDs = fieldIDs
     }
 
     /// The Swift grammar linked in by scripts/bootstrap.
@@ -115,7 +129,7 @@ public final class Parser {
             ts_parser_reset(pointer)
             throw TreeSitterError.timedOut(seconds: seconds)
         }
-        return Tree(pointer: tree, source: source, symbolNames: language.symbolNames)
+        return Tree(pointer: tree, source: source, language: language)
     }
 
     /// The ranges as tree-sitter takes them: bytes, and rows and byte columns (counted once, in order).
@@ -148,13 +162,15 @@ public final class Tree {
     let pointer: OpaquePointer
     public let source: SourceText
     let symbolNames: [String]
+    let fieldIDs: [String: TSFieldId]
     /// Made in a parse arena, which takes its memory back (see `ArenaParse`).
     fileprivate var abandoned = false
 
-    init(pointer: OpaquePointer, source: SourceText, symbolNames: [String]) {
+    init(pointer: OpaquePointer, source: SourceText, language: Language) {
         self.pointer = pointer
         self.source = source
-        self.symbolNames = symbolNames
+        symbolNames = language.symbolNames
+        fieldIDs = language.fieldIDs
     }
 
     deinit {

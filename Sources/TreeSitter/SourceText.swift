@@ -23,6 +23,10 @@ public struct SourceText: Sendable {
     /// false. With memchr for the first byte, then memcmp: glibc's memmem is not visible to Swift
     /// without _GNU_SOURCE.
     public func forEachOccurrence(of needle: [UInt8], _ body: (Int) -> Bool) {
+        Self.forEachOccurrence(of: needle, in: bytes, body)
+    }
+
+    static func forEachOccurrence(of needle: [UInt8], in bytes: [UInt8], _ body: (Int) -> Bool) {
         guard let head = needle.first, needle.count <= bytes.count else { return }
         bytes.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { pattern in
@@ -140,8 +144,20 @@ public struct WordOffsets: Sendable {
         self.everywhere = everywhere
     }
 
+    /// The plain way, a pass over the source for each word: for a word or two (a suppression's marker).
     public init(_ source: SourceText, words: some Sequence<[UInt8]>) {
         everywhere = false
+        offsets = Self.plainStarts(source, words: words)
+    }
+
+    /// Many words made distinct once into a `WordSet` (the rules' and the rotating-text walks).
+    public init(_ source: SourceText, words: WordSet) {
+        everywhere = false
+        offsets = words.starts(in: source.bytes)
+    }
+
+    /// Where the words start, each word's occurrences with memchr and memcmp, sorted.
+    static func plainStarts(_ source: SourceText, words: some Sequence<[UInt8]>) -> [Int] {
         var offsets: [Int] = []
         for word in Set(words) {
             source.forEachOccurrence(of: word) { offset in
@@ -149,8 +165,11 @@ public struct WordOffsets: Sendable {
                 return true
             }
         }
-        self.offsets = offsets.sorted()
+        return offsets.sorted()
     }
+
+    /// The sorted offsets (for tests).
+    var startOffsets: [Int] { offsets }
 
     /// Whether one of the words starts inside `range`.
     public func anyStart(in range: Range<Int>) -> Bool {

@@ -1,0 +1,86 @@
+import Foundation
+import LoadAuditTestSupport
+@testable import AuditRotation
+import AuditRules
+import SwiftGrammar
+@testable import TreeSitter
+import XCTest
+
+/// The analysis's shortcuts (docs/speed.md, "The analysis of parsed files") give what the plain way
+/// gives: the walk words made distinct once (`WordSet`), a field's child by its number from the table
+/// made once, a plain name read on its bytes. Each is compared with the plain way on generated input
+/// and on every fixture.
+final class ReaderShortcutTests: XCTestCase {
+    /// Every offset a word starts at, found with the words made once, is one the plain way finds
+    /// (the words made a set on every file), and the other way round: words sharing first bytes, one-byte words,
+    /// words longer than the text, overlapping and repeated words, non-ASCII bytes.
+    func testTheWordsAWordSetFindsAreThePlainWays() throws {
+        var random = SeededRandom(seed: 11)
+        let alphabet: [UInt8] = Array("aabTtx.(é".utf8) + [0x00, 0xFF]
+        var found = 0
+        for _ in 0..<2_000 {
+            let text = (0..<random.below(200)).map { _ in random.pick(alphabet) }
+            let words = (0..<random.below(8)).map { _ in (0..<random.below(5)).map { _ in random.pick(alphabet) } }
+            let source = SourceText(bytes: text)
+            let fast = WordOffsets(source, words: WordSet(words)).startOffsets
+            let plain = Array(Set(WordOffsets.plainStarts(source, words: words))).sorted()
+            XCTAssertEqual(fast, plain, "\(words) in \(text)")
+            found += fast.count
+        }
+        XCTAssertGreaterThan(found, 10_000)
+        // The rotating-text walk's words on every fixture.
+        let vocabulary = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).selectionNeeds.rotation)
+        let words = RotationReader.walkWords(vocabulary)
+        XCTAssertGreaterThan(words.count, 10)
+        for source in Self.fixtureSources() {
+            XCTAssertEqual(WordOffsets(source, words: WordSet(words)).startOffsets, Array(Set(WordOffsets.plainStarts(source, words: words))).sorted())
+        }
+    }
+
+    /// A field's child by the number from the grammar's table is the child the C library finds by the
+    /// field's name, for every field of the grammar at every node of every fixture; a name that is no
+    /// field gives no child either way.
+    func testAFieldsChildByItsNumberIsTheChildByItsName() throws {
+        let fields = Array(Language.swift.fieldIDs.keys) + ["no_such_field", ""]
+        XCTAssertGreaterThan(fields.count, 20)
+        var children = 0
+        for source in Self.fixtureSources() {
+            try Parser().parse(source).rootNode.walk { node in
+                for field in fields {
+                    let fast = node.child(byField: field), plain = node.childAskingByName(field: field)
+                    XCTAssertEqual(fast, plain, "\(field) of \(node)")
+                    if fast != nil { children += 1 }
+                }
+                return true
+            }
+        }
+        XCTAssertGreaterThan(children, 10_000)
+    }
+
+    /// A name read on its bytes is plain exactly when the plain way says so: `$` prefixes, backticks,
+    /// digits, non-ASCII, blanks, punctuation, empty names.
+    func testAPlainNameOnItsBytesIsThePlainWays() {
+        var random = SeededRandom(seed: 5)
+        let pieces = ["$", "`", "a", "Z", "_", "0", "9", "é", "🙂", " ", ".", "-", "(", "\u{0}"]
+        var plain = 0
+        for _ in 0..<20_000 {
+            let name = (0..<random.below(7)).map { _ in random.pick(pieces) }.joined()
+            XCTAssertEqual(RotationReader.isPlainName(name), RotationReader.plainIsPlainName(name), name.debugDescription)
+            if RotationReader.isPlainName(name) { plain += 1 }
+        }
+        XCTAssertGreaterThan(plain, 1_000)
+    }
+
+    /// The Swift files of every fixture app.
+    private static func fixtureSources() -> [SourceText] {
+        let fixtures = RepositoryFolder.root.appendingPathComponent("fixtures")
+        let walker = FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)
+        var sources: [SourceText] = []
+        while let url = walker?.nextObject() as? URL {
+            guard url.pathExtension == "swift", let data = try? Data(contentsOf: url) else { continue }
+            sources.append(SourceText(bytes: Array(data)))
+        }
+        XCTAssertGreaterThan(sources.count, 50)
+        return sources
+    }
+}
