@@ -49,6 +49,6 @@ public struct RotationAnalysis: Sendable {
     /// whole file an anchor (`RotationFacts.isAnchor`): never no where the whole file's facts say yes
     /// (checked by `AnchorCutTests` and `LOADAUDIT_CHECK_ANCHOR_CUT=1`).
     public func mayAnchor(_ tree: Tree, skipsUnmarkedSubtrees: Bool) -> Bool {
-        RotationReader.mayAnchor(tree, vocabulary: vocabulary, walkWords: skipsUnmarkedSubtrees ? walkWords : nil)
+        RotationReader.mayAnchor(tree, vocabulary: vocabulary, names: names, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
     }
 }

@@ -81,11 +81,11 @@ struct RotationReader {
     /// whole file an anchor: read as `read` reads, except that the clocks' changes are noted whether or
     /// not the part shows text or holds observable state (the rest of the file may), and broken code
     /// (which the whole file's parse may read otherwise) counts as may.
-    static func mayAnchor(_ tree: Tree, vocabulary: RotationVocabulary, walkWords: [[UInt8]]?) -> Bool {
+    static func mayAnchor(_ tree: Tree, vocabulary: RotationVocabulary, names: Names, skipsUnmarkedSubtrees: Bool) -> Bool {
         if tree.rootNode.hasError { return true }
-        var reader = RotationReader(vocabulary: vocabulary, file: "")
+        var reader = RotationReader(vocabulary: vocabulary, names: names, file: "")
         reader.assumesShowsOrObserves = true
-        reader.walk(tree, walkWords: walkWords)
+        reader.walk(tree, skipsUnmarkedSubtrees: skipsUnmarkedSubtrees)
         return reader.facts.isAnchor
     }
 
