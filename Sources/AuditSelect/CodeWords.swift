@@ -22,26 +22,50 @@ public struct CodeWords: Sendable {
     public private(set) var positions = NamePositions()
 
     public init?(bytes: [UInt8], determinate: DeterminateWatch? = nil) {
+        self.init(bytes: bytes, determinate: determinate, noting: nil)
+    }
+
+    /// The same, noting only the names of `interest` (nil: every name) in `code`, `comments` and
+    /// `positions`: each set is then the full reading's set and `interest` in common, which is all the
+    /// select step asks (`FileSelector`), for a Set insert of the few names it asks about instead of
+    /// one for every name (a test compares both readings). `onlyInDeterminateCalls` is the same either way.
+    init?(bytes: [UInt8], determinate: DeterminateWatch?, noting interest: NameInterest?) {
+        let read: Reading? = bytes.withUnsafeBufferPointer { buffer in
+            var reading = Reading(bytes: buffer, interest: interest, determinate: determinate)
+            return CodeScanner.scan(buffer, &reading) ? reading : nil
+        }
+        guard let read else { return nil }
+        code = read.code
+        comments = read.comments
+        onlyInDeterminateCalls = read.calls?.onlyDeterminate ?? []
+        positions = read.positions.found
+    }
+
+    /// Takes `CodeScanner`'s tokens (a struct the scanner is specialized for: no closure per token).
+    private struct Reading: CodeTokenVisitor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let interest: NameInterest?
         var code = Set<UInt64>()
         var comments = Set<UInt64>()
-        var calls = determinate.map(DeterminateCalls.init)
-        var positions = NamePositions.Reader()
-        let finished = bytes.withUnsafeBufferPointer { buffer in
-            CodeScanner.scan(buffer) { token in
-                switch token {
-                case .name(let hash, _, _): code.insert(hash)
-                case .commentName(let hash): comments.insert(hash)
-                default: break
-                }
-                calls?.visit(token, in: buffer)
-                positions.visit(token, in: buffer)
-            }
+        var calls: DeterminateCalls?
+        var positions: NamePositions.Reader
+
+        init(bytes: UnsafeBufferPointer<UInt8>, interest: NameInterest?, determinate: DeterminateWatch?) {
+            self.bytes = bytes
+            self.interest = interest
+            calls = determinate.map(DeterminateCalls.init)
+            positions = NamePositions.Reader(noting: interest)
         }
-        guard finished else { return nil }
-        self.code = code
-        self.comments = comments
-        onlyInDeterminateCalls = calls?.onlyDeterminate ?? []
-        self.positions = positions.found
+
+        mutating func visit(_ token: CodeScanner.Token) {
+            switch token {
+            case .name(let hash, _, _): if interest?.contains(hash) ?? true { code.insert(hash) }
+            case .commentName(let hash): if interest?.contains(hash) ?? true { comments.insert(hash) }
+            default: break
+            }
+            calls?.visit(token, in: bytes)
+            positions.visit(token, in: bytes)
+        }
     }
 
     /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
@@ -72,6 +96,12 @@ public struct NamePositions: Sendable {
     /// Takes the tokens of `CodeScanner` in order.
     struct Reader {
         var found = NamePositions()
+        /// The names noted (nil: all): those the select step asks about (`CodeWords.init(bytes:determinate:noting:)`).
+        let interest: NameInterest?
+
+        init(noting interest: NameInterest? = nil) { self.interest = interest }
+
+        private func notes(_ hash: UInt64) -> Bool { interest?.contains(hash) ?? true }
         /// The last name, while the token after it is still to come.
         private var pending: (hash: UInt64, afterDot: Bool)?
         /// The last significant token was a `.` (line breaks are not significant).
@@ -82,23 +112,24 @@ public struct NamePositions: Sendable {
         private var nameBeforeDot: UInt64?
         private var lastName: UInt64?
         private var lastNameMarked = false
-        private static let initHash = WordHash.ofName("init")
+        /// An instance copy: a static costs a `swift_once` check at every name.
+        private let initHash = WordHash.ofName("init")
 
         mutating func visit(_ token: CodeScanner.Token, in bytes: UnsafeBufferPointer<UInt8>) {
             switch token {
             case .lineBreak, .commentName:
                 return
             case .name(let hash, _, _):
-                if afterDot, hash == Self.initHash, let named = nameBeforeDot { found.called.insert(named) }
+                if afterDot, hash == initHash, let named = nameBeforeDot, notes(named) { found.called.insert(named) }
                 let marked = opensMark
-                if marked { found.marked.insert(hash) }
+                if marked, notes(hash) { found.marked.insert(hash) }
                 pending = (hash, afterDot)
                 lastName = hash
                 lastNameMarked = marked
                 afterDot = false
                 opensMark = false
             case .punctuation(let byte, _):
-                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") { found.called.insert(name.hash) }
+                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"), notes(name.hash) { found.called.insert(name.hash) }
                 let followsName = pending != nil
                 pending = nil
                 afterDot = byte == UInt8(ascii: ".")
@@ -107,7 +138,7 @@ public struct NamePositions: Sendable {
                     || (afterDot && followsName && lastNameMarked)
             case .operatorRun(let assigns, let start):
                 let first = bytes[start]
-                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!") {
+                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!"), notes(name.hash) {
                     found.setAfterDot.insert(name.hash)
                 }
                 // `?` and `!` after a name may come before the `.` of a chain or an assignment: the name
@@ -121,5 +152,25 @@ public struct NamePositions: Sendable {
                 opensMark = false
             }
         }
+    }
+}
+
+/// The names a closer reading notes when it need not note every name (`CodeWords.init(bytes:determinate:noting:)`).
+/// A name's hash (`WordHash`, mixed) picks one of 4,096 bits: most names of a file find theirs clear
+/// and cost no Set lookup.
+struct NameInterest: Sendable {
+    let names: Set<UInt64>
+    private let bits: [UInt64]
+
+    init(_ names: Set<UInt64>) {
+        self.names = names
+        var bits = [UInt64](repeating: 0, count: 64)
+        for name in names { bits[Int(truncatingIfNeeded: (name >> 6) & 63)] |= 1 &<< (name & 63) }
+        self.bits = bits
+    }
+
+    @inline(__always)
+    func contains(_ name: UInt64) -> Bool {
+        bits[Int(truncatingIfNeeded: (name >> 6) & 63)] & (1 &<< (name & 63)) != 0 && names.contains(name)
     }
 }

@@ -35,7 +35,7 @@ public struct FileSelector: Sendable {
     private let triggerWordSet: WordSet
     /// The names a call of determinate progress leaves without a finding (see `SelectionNeeds`),
     /// hashed; nil when no name qualifies.
-    private let determinateWatch: DeterminateWatch?
+    var determinateWatch: DeterminateWatch?
     private let commentTriggerParts: Set<UInt64>
     /// Every word the step asks about, one group each: the trigger words, then the rotating-text
     /// rules' clocks, receivers, publishers, displays, observable-state names and random picks
@@ -45,6 +45,10 @@ public struct FileSelector: Sendable {
     /// The rotating-text rules' words by where they count in code (`NamePositions`), hashed, for the
     /// closer reading of a possible anchor.
     private let rotationUses: RotationUses?
+    /// Every name the closer reading is asked about (trigger words' and comment markers' parts, the
+    /// rotating-text rules' words): the only names it notes (`CodeWords.init(bytes:determinate:noting:)`).
+    /// Nil (tests: the plain way) notes every name.
+    var askedNames: NameInterest?
 
     /// What a word of the screen is for.
     enum WordKind: Sendable {
@@ -71,6 +75,11 @@ public struct FileSelector: Sendable {
             displayProperties = last(rotation.displayProperties)
             observableState = last(rotation.observableState)
             randomPicks = WordSet(rotation.randomPicks)
+        }
+
+        /// Every name these sets ask about.
+        var names: Set<UInt64> {
+            clocks.union(receivers).union(displayCalls).union(displayProperties).union(observableState).union(randomPicks.words.joined())
         }
 
         /// The kinds a file's code uses where they count; a receiver only with a publisher named
@@ -113,6 +122,7 @@ public struct FileSelector: Sendable {
         }
         wordScreen = WordScreen(groups: groups.map(\.words))
         groupKinds = groups.map(\.kind)
+        askedNames = NameInterest(Set(triggerWordSet.words.joined()).union(commentTriggerParts).union(rotationUses?.names ?? []))
     }
 
     /// Words one of which a file must use in code to be parsed on sight: the components' names, the
@@ -137,7 +147,7 @@ public struct FileSelector: Sendable {
         }
         var words: CodeWords?? = nil
         func reading() -> CodeWords? {
-            if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch)) }
+            if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames)) }
             return words!
         }
         if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return .parse }
@@ -163,7 +173,7 @@ public struct FileSelector: Sendable {
     /// suppression marker in a comment), not only in calls of determinate progress (unless a style in
     /// the file may make one spin). Yes when the reading gives up.
     func usesATriggerWordInCode(_ bytes: [UInt8]) -> Bool {
-        usesATriggerWordInCode(CodeWords(bytes: bytes, determinate: determinateWatch))
+        usesATriggerWordInCode(CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames))
     }
 
     private func usesATriggerWordInCode(_ words: CodeWords?) -> Bool {

@@ -53,4 +53,9 @@ uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uin
 /// that position, at the byte's low nibble and at its high nibble.
 void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count);
 
+/// The first offset at or after `from` whose byte is 0 or above 0x7F (a NUL, or a byte of a multi-byte
+/// character or of none), or `count` when there is none: the ASCII text before it needs no other look
+/// (`SourceBytes.problems`). Thirty-two or sixteen bytes at a time where the machine allows.
+long loadaudit_next_nul_or_non_ascii(const uint8_t *bytes, long count, long from);
+
 #endif
