@@ -20,6 +20,9 @@ public struct CodeWords: Sendable {
     public private(set) var onlyInDeterminateCalls = Set<UInt64>()
     /// Where names stand (`NamePositions`): what the rotating-text rules' words must be to count.
     public private(set) var positions = NamePositions()
+    /// The reading stopped before the end where `stoppingWhen` said that what it had read settled the
+    /// question (`init(bytes:determinate:noting:stoppingWhen:)`): the sets hold what was read so far.
+    private(set) var stoppedEarly = false
 
     public init?(bytes: [UInt8], determinate: DeterminateWatch? = nil) {
         self.init(bytes: bytes, determinate: determinate, noting: nil)
@@ -29,16 +32,30 @@ public struct CodeWords: Sendable {
     /// `positions`: each set is then the full reading's set and `interest` in common, which is all the
     /// select step asks (`FileSelector`), for a Set insert of the few names it asks about instead of
     /// one for every name (a test compares both readings). `onlyInDeterminateCalls` is the same either way.
-    init?(bytes: [UInt8], determinate: DeterminateWatch?, noting interest: NameInterest?) {
-        let read: Reading? = bytes.withUnsafeBufferPointer { buffer in
-            var reading = Reading(bytes: buffer, interest: interest, determinate: determinate)
-            return CodeScanner.scan(buffer, &reading) ? reading : nil
+    ///
+    /// `stoppingWhen`, asked each time a name is noted anew (of a reading so far, whose
+    /// `onlyInDeterminateCalls` is empty), ends the reading when it says yes (`stoppedEarly`): for a
+    /// question that what follows cannot answer otherwise (`FileSelector`: a use that makes the file parsed).
+    init?(bytes: [UInt8], determinate: DeterminateWatch?, noting interest: NameInterest?, stoppingWhen settles: ((CodeWords) -> Bool)? = nil) {
+        // The reading holds the closure: what it found is taken out before the closure ends.
+        let read: CodeWords? = withoutActuallyEscaping(settles ?? { _ in false }) { settles in
+            bytes.withUnsafeBufferPointer { buffer in
+                var reading = Reading(bytes: buffer, interest: interest, determinate: determinate, settles: settles)
+                guard CodeScanner.scan(buffer, &reading) else { return nil }
+                var read = CodeWords(code: reading.code, comments: reading.comments, positions: reading.positions.found)
+                read.onlyInDeterminateCalls = reading.hasReadEnough ? [] : reading.calls?.onlyDeterminate ?? []
+                read.stoppedEarly = reading.hasReadEnough
+                return read
+            }
         }
         guard let read else { return nil }
-        code = read.code
-        comments = read.comments
-        onlyInDeterminateCalls = read.calls?.onlyDeterminate ?? []
-        positions = read.positions.found
+        self = read
+    }
+
+    private init(code: Set<UInt64>, comments: Set<UInt64>, positions: NamePositions) {
+        self.code = code
+        self.comments = comments
+        self.positions = positions
     }
 
     /// Takes `CodeScanner`'s tokens (a struct the scanner is specialized for: no closure per token).
@@ -49,22 +66,31 @@ public struct CodeWords: Sendable {
         var comments = Set<UInt64>()
         var calls: DeterminateCalls?
         var positions: NamePositions.Reader
+        let settles: (CodeWords) -> Bool
+        /// How many names were noted anew, and how many when `settles` was last asked.
+        var noted = 0, asked = 0
+        private(set) var hasReadEnough = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>, interest: NameInterest?, determinate: DeterminateWatch?) {
+        init(bytes: UnsafeBufferPointer<UInt8>, interest: NameInterest?, determinate: DeterminateWatch?, settles: @escaping (CodeWords) -> Bool) {
             self.bytes = bytes
             self.interest = interest
+            self.settles = settles
             calls = determinate.map(DeterminateCalls.init)
             positions = NamePositions.Reader(noting: interest)
         }
 
         mutating func visit(_ token: CodeScanner.Token) {
             switch token {
-            case .name(let hash, _, _): if interest?.contains(hash) ?? true { code.insert(hash) }
-            case .commentName(let hash): if interest?.contains(hash) ?? true { comments.insert(hash) }
+            case .name(let hash, _, _): if interest?.contains(hash) ?? true, code.insert(hash).inserted { noted += 1 }
+            case .commentName(let hash): if interest?.contains(hash) ?? true, comments.insert(hash).inserted { noted += 1 }
             default: break
             }
             calls?.visit(token, in: bytes)
             positions.visit(token, in: bytes)
+            if noted + positions.noted != asked {
+                asked = noted + positions.noted
+                hasReadEnough = settles(CodeWords(code: code, comments: comments, positions: positions.found))
+            }
         }
     }
 
@@ -96,6 +122,8 @@ public struct NamePositions: Sendable {
     /// Takes the tokens of `CodeScanner` in order.
     struct Reader {
         var found = NamePositions()
+        /// How many names were inserted into `found`'s sets.
+        private(set) var noted = 0
         /// The names noted (nil: all): those the select step asks about (`CodeWords.init(bytes:determinate:noting:)`).
         let interest: NameInterest?
 
@@ -120,16 +148,16 @@ public struct NamePositions: Sendable {
             case .lineBreak, .commentName:
                 return
             case .name(let hash, _, _):
-                if afterDot, hash == initHash, let named = nameBeforeDot, notes(named) { found.called.insert(named) }
+                if afterDot, hash == initHash, let named = nameBeforeDot, notes(named), found.called.insert(named).inserted { noted += 1 }
                 let marked = opensMark
-                if marked, notes(hash) { found.marked.insert(hash) }
+                if marked, notes(hash), found.marked.insert(hash).inserted { noted += 1 }
                 pending = (hash, afterDot)
                 lastName = hash
                 lastNameMarked = marked
                 afterDot = false
                 opensMark = false
             case .punctuation(let byte, _):
-                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"), notes(name.hash) { found.called.insert(name.hash) }
+                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"), notes(name.hash), found.called.insert(name.hash).inserted { noted += 1 }
                 let followsName = pending != nil
                 pending = nil
                 afterDot = byte == UInt8(ascii: ".")
@@ -138,8 +166,9 @@ public struct NamePositions: Sendable {
                     || (afterDot && followsName && lastNameMarked)
             case .operatorRun(let assigns, let start):
                 let first = bytes[start]
-                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!"), notes(name.hash) {
-                    found.setAfterDot.insert(name.hash)
+                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!"), notes(name.hash),
+                   found.setAfterDot.insert(name.hash).inserted {
+                    noted += 1
                 }
                 // `?` and `!` after a name may come before the `.` of a chain or an assignment: the name
                 // stays the last one.

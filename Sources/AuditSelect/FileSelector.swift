@@ -49,6 +49,12 @@ public struct FileSelector: Sendable {
     /// rotating-text rules' words): the only names it notes (`CodeWords.init(bytes:determinate:noting:)`).
     /// Nil (tests: the plain way) notes every name.
     var askedNames: NameInterest?
+    /// Whether the closer reading stops once what it has read settles a parse (tests: false, the plain
+    /// way, reads every file to its end).
+    var stopsEarly = true
+    /// The names a call of determinate progress may take back (`CodeWords.onlyInDeterminateCalls`
+    /// holds no other): a trigger word among them settles nothing before the end.
+    private let determinateNames: Set<UInt64>
 
     /// What a word of the screen is for.
     enum WordKind: Sendable {
@@ -123,6 +129,7 @@ public struct FileSelector: Sendable {
         wordScreen = WordScreen(groups: groups.map(\.words))
         groupKinds = groups.map(\.kind)
         askedNames = NameInterest(Set(triggerWordSet.words.joined()).union(commentTriggerParts).union(rotationUses?.names ?? []))
+        determinateNames = Set(needs.determinateLabels.keys.map(WordHash.ofName))
     }
 
     /// Words one of which a file must use in code to be parsed on sight: the components' names, the
@@ -145,20 +152,26 @@ public struct FileSelector: Sendable {
             wordScreen.map { screen in Set(screen.groupsAppearing(in: buffer).map { groupKinds[$0] }) }
                 ?? [.trigger, .clock, .receiver, .publisher, .display, .observableState, .randomPick]
         }
-        var words: CodeWords?? = nil
-        func reading() -> CodeWords? {
-            if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames)) }
-            return words!
-        }
-        if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return .parse }
-        guard let rotationUses else { return .skip }
         // A possible anchor by its words anywhere; then, closer, by its words in code where they count
         // (a clock named in a string, `"sleep"` an icon's name, starts nothing; nor does a `title`
         // that is no view's). Unread code counts as code.
         var clockOrNot = seen
         if seen.contains(.receiver), seen.contains(.publisher) { clockOrNot.insert(.clock) }
-        guard Self.anchors(clockOrNot) else { return .later }
-        guard let code = reading() else { return .parse }
+        let mayAnchor = rotationUses != nil && Self.anchors(clockOrNot)
+        let namesATrigger = seen.contains(.trigger)
+        guard namesATrigger || mayAnchor else { return rotationUses == nil ? .skip : .later }
+        // The closer reading stops as soon as what it has read makes the file parsed, whatever follows
+        // (its sets only grow, and a give-up further on parses it too): a trigger word used in code
+        // where no determinate call can take it back, or an anchor's words where they count.
+        let settles: ((CodeWords) -> Bool)? = stopsEarly ? { [self] read in
+            (namesATrigger && read.usesAnyInCode(triggerWordSet, orInComments: commentTriggerParts, notCounting: determinateNames))
+                || (mayAnchor && Self.anchors(rotationUses!.kinds(in: read, seen: seen)))
+        } : nil
+        guard let code = CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames, stoppingWhen: settles) else { return .parse }
+        if code.stoppedEarly { return .parse }
+        if namesATrigger, usesATriggerWordInCode(code) { return .parse }
+        guard let rotationUses else { return .skip }
+        guard mayAnchor else { return .later }
         return Self.anchors(rotationUses.kinds(in: code, seen: seen)) ? .parse : .later
     }
 

@@ -5,7 +5,7 @@ import LoadAuditTestSupport
 import XCTest
 
 /// The first look's shortcuts against the plain way, on generated input: the closer reading that notes
-/// only the names it is asked about (`NameInterest`), the determinate-call watch's bit filter, the
+/// only the names it is asked about (`NameInterest`) and stops once a parse is settled, the determinate-call watch's bit filter, the
 /// text check's ASCII skip in C, and the manifest test by bytes. Each must answer exactly as the plain
 /// way does (a broken shortcut fails here: checked once with a deliberate mutation of each).
 final class FirstLookShortcutTests: XCTestCase {
@@ -62,6 +62,18 @@ final class FirstLookShortcutTests: XCTestCase {
         return (0..<count).map { _ in Array(code(&random).utf8) }
     }
 
+    /// A view's body with a call of progress (determinate or not) and perhaps a style modifier, among
+    /// other code.
+    private func progressTexts(seed: UInt64, count: Int = 1500) -> [[UInt8]] {
+        var random = SeededRandom(seed: seed)
+        return (0..<count).map { _ in
+            let call = "ProgressView(" + random.pick(["value: x", "value: x, total: 2", "timerInterval: r", "\"a\", value: v", "x"]) + ")"
+            let style = random.chance(40) ? ".progressViewStyle(" + random.pick([".linear", ".circular", "ThemedSpinnerStyle()", "s"]) + ")" : ""
+            let before = code(&random, depth: 2), after = random.chance(50) ? code(&random, depth: 2) : ""
+            return Array(("var body: some View {\n" + before + "\n" + call + style + "\n" + after + "\n}\n").utf8)
+        }
+    }
+
     /// The reading that notes only the asked names holds exactly the full reading's names among them,
     /// and gives up exactly where it does.
     func testTheReadingOfTheAskedNamesIsTheFullReadingsPart() throws {
@@ -99,8 +111,9 @@ final class FirstLookShortcutTests: XCTestCase {
             var plain = selector
             plain.askedNames = nil
             plain.determinateWatch?.watchedBits = .max
+            plain.stopsEarly = false
             var decisions: [FileDecision: Int] = [:]
-            for text in texts(seed: 0xDEC1_DE00 + UInt64(index)) {
+            for text in texts(seed: 0xDEC1_DE00 + UInt64(index)) + progressTexts(seed: 0x9A0_6E55 + UInt64(index)) {
                 let decision = selector.decide(text, path: "Screen.swift")
                 XCTAssertEqual(decision, plain.decide(text, path: "Screen.swift"), String(decoding: text, as: UTF8.self))
                 decisions[decision, default: 0] += 1
@@ -118,11 +131,7 @@ final class FirstLookShortcutTests: XCTestCase {
         var plain = watch
         plain.watchedBits = .max
         var determinate = 0
-        var random = SeededRandom(seed: 0xD7E2)
-        for _ in 0..<1500 {
-            let call = "ProgressView(" + random.pick(["value: x", "value: x, total: 2", "timerInterval: r", "\"a\", value: v", "x"]) + ")"
-            let style = random.chance(40) ? ".progressViewStyle(" + random.pick([".linear", ".circular", "ThemedSpinnerStyle()", "s"]) + ")" : ""
-            let text = Array(("var body: some View {\n" + code(&random, depth: 2) + "\n" + call + style + "\n}\n").utf8)
+        for text in progressTexts(seed: 0xD7E2) {
             let fast = CodeWords(bytes: text, determinate: watch, noting: nil)
             let slow = CodeWords(bytes: text, determinate: plain, noting: nil)
             XCTAssertEqual(fast?.onlyInDeterminateCalls, slow?.onlyInDeterminateCalls, String(decoding: text, as: UTF8.self))
