@@ -39,7 +39,7 @@ void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint
 /// or at offset 0) and the hash of the window there has its bit set in `start_bits`: the word screen's
 /// candidates, found sixteen bytes at a time where the machine allows. With fingerprints, only the
 /// word starts whose first three bytes may begin one of their literals are hashed (nibble tables,
-/// compared sixteen starts at a time). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
+/// compared thirty-two starts at a time with AVX2, else sixteen). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
 /// written to `slot`. -1 when there is none.
 long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot);
 
