@@ -3,6 +3,13 @@ import SwiftGrammar
 /// Takes the tokens of `CodeScanner`, one at a time.
 protocol CodeTokenVisitor {
     mutating func visit(_ token: CodeScanner.Token)
+    /// Whether the visitor has read enough: the scan ends after its token (as if at the end, unless it
+    /// gave up there).
+    var hasReadEnough: Bool { get }
+}
+
+extension CodeTokenVisitor {
+    var hasReadEnough: Bool { false }
 }
 
 /// What Swift code is made of, once comments and string literals are set apart: names, brackets and
@@ -130,6 +137,7 @@ enum CodeScanner {
                 case .string(let multiline, let hashes): proceeded = stepInString(multiline: multiline, hashes: hashes)
                 }
                 if !proceeded { return false }
+                if visitor.hasReadEnough { return true }
             }
             return stack.count == 1 && brackets.isEmpty
         }

@@ -20,28 +20,78 @@ public struct CodeWords: Sendable {
     public private(set) var onlyInDeterminateCalls = Set<UInt64>()
     /// Where names stand (`NamePositions`): what the rotating-text rules' words must be to count.
     public private(set) var positions = NamePositions()
+    /// The reading stopped before the end where `stoppingWhen` said that what it had read settled the
+    /// question (`init(bytes:determinate:noting:stoppingWhen:)`): the sets hold what was read so far.
+    private(set) var stoppedEarly = false
 
     public init?(bytes: [UInt8], determinate: DeterminateWatch? = nil) {
-        var code = Set<UInt64>()
-        var comments = Set<UInt64>()
-        var calls = determinate.map(DeterminateCalls.init)
-        var positions = NamePositions.Reader()
-        let finished = bytes.withUnsafeBufferPointer { buffer in
-            CodeScanner.scan(buffer) { token in
-                switch token {
-                case .name(let hash, _, _): code.insert(hash)
-                case .commentName(let hash): comments.insert(hash)
-                default: break
-                }
-                calls?.visit(token, in: buffer)
-                positions.visit(token, in: buffer)
+        self.init(bytes: bytes, determinate: determinate, noting: nil)
+    }
+
+    /// The same, noting only the names of `interest` (nil: every name) in `code`, `comments` and
+    /// `positions`: each set is then the full reading's set and `interest` in common, which is all the
+    /// select step asks (`FileSelector`), for a Set insert of the few names it asks about instead of
+    /// one for every name (a test compares both readings). `onlyInDeterminateCalls` is the same either way.
+    ///
+    /// `stoppingWhen`, asked each time a name is noted anew (of a reading so far, whose
+    /// `onlyInDeterminateCalls` is empty), ends the reading when it says yes (`stoppedEarly`): for a
+    /// question that what follows cannot answer otherwise (`FileSelector`: a use that makes the file parsed).
+    init?(bytes: [UInt8], determinate: DeterminateWatch?, noting interest: NameInterest?, stoppingWhen settles: ((CodeWords) -> Bool)? = nil) {
+        // The reading holds the closure: what it found is taken out before the closure ends.
+        let read: CodeWords? = withoutActuallyEscaping(settles ?? { _ in false }) { settles in
+            bytes.withUnsafeBufferPointer { buffer in
+                var reading = Reading(bytes: buffer, interest: interest, determinate: determinate, settles: settles)
+                guard CodeScanner.scan(buffer, &reading) else { return nil }
+                var read = CodeWords(code: reading.code, comments: reading.comments, positions: reading.positions.found)
+                read.onlyInDeterminateCalls = reading.hasReadEnough ? [] : reading.calls?.onlyDeterminate ?? []
+                read.stoppedEarly = reading.hasReadEnough
+                return read
             }
         }
-        guard finished else { return nil }
+        guard let read else { return nil }
+        self = read
+    }
+
+    private init(code: Set<UInt64>, comments: Set<UInt64>, positions: NamePositions) {
         self.code = code
         self.comments = comments
-        onlyInDeterminateCalls = calls?.onlyDeterminate ?? []
-        self.positions = positions.found
+        self.positions = positions
+    }
+
+    /// Takes `CodeScanner`'s tokens (a struct the scanner is specialized for: no closure per token).
+    private struct Reading: CodeTokenVisitor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let interest: NameInterest?
+        var code = Set<UInt64>()
+        var comments = Set<UInt64>()
+        var calls: DeterminateCalls?
+        var positions: NamePositions.Reader
+        let settles: (CodeWords) -> Bool
+        /// How many names were noted anew, and how many when `settles` was last asked.
+        var noted = 0, asked = 0
+        private(set) var hasReadEnough = false
+
+        init(bytes: UnsafeBufferPointer<UInt8>, interest: NameInterest?, determinate: DeterminateWatch?, settles: @escaping (CodeWords) -> Bool) {
+            self.bytes = bytes
+            self.interest = interest
+            self.settles = settles
+            calls = determinate.map(DeterminateCalls.init)
+            positions = NamePositions.Reader(noting: interest)
+        }
+
+        mutating func visit(_ token: CodeScanner.Token) {
+            switch token {
+            case .name(let hash, _, _): if interest?.contains(hash) ?? true, code.insert(hash).inserted { noted += 1 }
+            case .commentName(let hash): if interest?.contains(hash) ?? true, comments.insert(hash).inserted { noted += 1 }
+            default: break
+            }
+            calls?.visit(token, in: bytes)
+            positions.visit(token, in: bytes)
+            if noted + positions.noted != asked {
+                asked = noted + positions.noted
+                hasReadEnough = settles(CodeWords(code: code, comments: comments, positions: positions.found))
+            }
+        }
     }
 
     /// Whether one of `words` is used in code: each of its names (`UI.Spinner` has two) outside
@@ -72,6 +122,14 @@ public struct NamePositions: Sendable {
     /// Takes the tokens of `CodeScanner` in order.
     struct Reader {
         var found = NamePositions()
+        /// How many names were inserted into `found`'s sets.
+        private(set) var noted = 0
+        /// The names noted (nil: all): those the select step asks about (`CodeWords.init(bytes:determinate:noting:)`).
+        let interest: NameInterest?
+
+        init(noting interest: NameInterest? = nil) { self.interest = interest }
+
+        private func notes(_ hash: UInt64) -> Bool { interest?.contains(hash) ?? true }
         /// The last name, while the token after it is still to come.
         private var pending: (hash: UInt64, afterDot: Bool)?
         /// The last significant token was a `.` (line breaks are not significant).
@@ -82,23 +140,24 @@ public struct NamePositions: Sendable {
         private var nameBeforeDot: UInt64?
         private var lastName: UInt64?
         private var lastNameMarked = false
-        private static let initHash = WordHash.ofName("init")
+        /// An instance copy: a static costs a `swift_once` check at every name.
+        private let initHash = WordHash.ofName("init")
 
         mutating func visit(_ token: CodeScanner.Token, in bytes: UnsafeBufferPointer<UInt8>) {
             switch token {
             case .lineBreak, .commentName:
                 return
             case .name(let hash, _, _):
-                if afterDot, hash == Self.initHash, let named = nameBeforeDot { found.called.insert(named) }
+                if afterDot, hash == initHash, let named = nameBeforeDot, notes(named), found.called.insert(named).inserted { noted += 1 }
                 let marked = opensMark
-                if marked { found.marked.insert(hash) }
+                if marked, notes(hash), found.marked.insert(hash).inserted { noted += 1 }
                 pending = (hash, afterDot)
                 lastName = hash
                 lastNameMarked = marked
                 afterDot = false
                 opensMark = false
             case .punctuation(let byte, _):
-                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") { found.called.insert(name.hash) }
+                if let name = pending, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{"), notes(name.hash), found.called.insert(name.hash).inserted { noted += 1 }
                 let followsName = pending != nil
                 pending = nil
                 afterDot = byte == UInt8(ascii: ".")
@@ -107,8 +166,9 @@ public struct NamePositions: Sendable {
                     || (afterDot && followsName && lastNameMarked)
             case .operatorRun(let assigns, let start):
                 let first = bytes[start]
-                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!") {
-                    found.setAfterDot.insert(name.hash)
+                if let name = pending, name.afterDot, assigns || first == UInt8(ascii: "?") || first == UInt8(ascii: "!"), notes(name.hash),
+                   found.setAfterDot.insert(name.hash).inserted {
+                    noted += 1
                 }
                 // `?` and `!` after a name may come before the `.` of a chain or an assignment: the name
                 // stays the last one.
@@ -121,5 +181,25 @@ public struct NamePositions: Sendable {
                 opensMark = false
             }
         }
+    }
+}
+
+/// The names a closer reading notes when it need not note every name (`CodeWords.init(bytes:determinate:noting:)`).
+/// A name's hash (`WordHash`, mixed) picks one of 4,096 bits: most names of a file find theirs clear
+/// and cost no Set lookup.
+struct NameInterest: Sendable {
+    let names: Set<UInt64>
+    private let bits: [UInt64]
+
+    init(_ names: Set<UInt64>) {
+        self.names = names
+        var bits = [UInt64](repeating: 0, count: 64)
+        for name in names { bits[Int(truncatingIfNeeded: (name >> 6) & 63)] |= 1 &<< (name & 63) }
+        self.bits = bits
+    }
+
+    @inline(__always)
+    func contains(_ name: UInt64) -> Bool {
+        bits[Int(truncatingIfNeeded: (name >> 6) & 63)] & (1 &<< (name & 63)) != 0 && names.contains(name)
     }
 }

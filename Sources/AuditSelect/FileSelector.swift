@@ -36,7 +36,7 @@ public struct FileSelector: Sendable {
     private let triggerWordSet: WordSet
     /// The names a call of determinate progress leaves without a finding (see `SelectionNeeds`),
     /// hashed; nil when no name qualifies.
-    private let determinateWatch: DeterminateWatch?
+    var determinateWatch: DeterminateWatch?
     private let commentTriggerParts: Set<UInt64>
     /// Every word the step asks about, one group each: the trigger words, then the rotating-text
     /// rules' clocks, receivers, publishers, displays, observable-state names and random picks
@@ -46,6 +46,16 @@ public struct FileSelector: Sendable {
     /// The rotating-text rules' words by where they count in code (`NamePositions`), hashed, for the
     /// closer reading of a possible anchor.
     private let rotationUses: RotationUses?
+    /// Every name the closer reading is asked about (trigger words' and comment markers' parts, the
+    /// rotating-text rules' words): the only names it notes (`CodeWords.init(bytes:determinate:noting:)`).
+    /// Nil (tests: the plain way) notes every name.
+    var askedNames: NameInterest?
+    /// Whether the closer reading stops once what it has read settles a parse (tests: false, the plain
+    /// way, reads every file to its end).
+    var stopsEarly = true
+    /// The names a call of determinate progress may take back (`CodeWords.onlyInDeterminateCalls`
+    /// holds no other): a trigger word among them settles nothing before the end.
+    private let determinateNames: Set<UInt64>
 
     /// What a word of the screen is for.
     enum WordKind: Sendable {
@@ -78,6 +88,11 @@ public struct FileSelector: Sendable {
             cutWords = Set(rotation.clockCalls.flatMap(WordSet.parts(of:)))
                 .union(last(rotation.publishers.keys))
                 .union(rotation.randomPicks.flatMap(WordSet.parts(of:)))
+        }
+
+        /// Every name these sets ask about.
+        var names: Set<UInt64> {
+            clocks.union(receivers).union(displayCalls).union(displayProperties).union(observableState).union(randomPicks.words.joined())
         }
 
         /// The kinds a file's code uses where they count; a receiver only with a publisher named
@@ -120,6 +135,8 @@ public struct FileSelector: Sendable {
         }
         wordScreen = WordScreen(groups: groups.map(\.words))
         groupKinds = groups.map(\.kind)
+        askedNames = NameInterest(Set(triggerWordSet.words.joined()).union(commentTriggerParts).union(rotationUses?.names ?? []))
+        determinateNames = Set(needs.determinateLabels.keys.map(WordHash.ofName))
     }
 
     /// Words one of which a file must use in code to be parsed on sight: the components' names, the
@@ -160,20 +177,30 @@ public struct FileSelector: Sendable {
             wordScreen.map { screen in Set(screen.groupsAppearing(in: buffer).map { groupKinds[$0] }) }
                 ?? [.trigger, .clock, .receiver, .publisher, .display, .observableState, .randomPick]
         }
-        var words: CodeWords?? = nil
-        func reading() -> CodeWords? {
-            if words == nil { words = .some(CodeWords(bytes: bytes, determinate: determinateWatch)) }
-            return words!
-        }
-        if seen.contains(.trigger), usesATriggerWordInCode(reading()) { return (.parse, false) }
-        guard let rotationUses else { return (.skip, false) }
         // A possible anchor by its words anywhere; then, closer, by its words in code where they count
         // (a clock named in a string, `"sleep"` an icon's name, starts nothing; nor does a `title`
         // that is no view's). Unread code counts as code.
         var clockOrNot = seen
         if seen.contains(.receiver), seen.contains(.publisher) { clockOrNot.insert(.clock) }
-        guard Self.anchors(clockOrNot) else { return (.later, false) }
-        guard let code = reading() else { return (.parse, false) }
+        let mayAnchor = rotationUses != nil && Self.anchors(clockOrNot)
+        let namesATrigger = seen.contains(.trigger)
+        guard namesATrigger || mayAnchor else { return (rotationUses == nil ? .skip : .later, false) }
+        // The closer reading stops as soon as what it has read settles the decision, whatever follows
+        // (its sets only grow, and a give-up further on parses it too): in a file that names a trigger
+        // word, that word used in code where no determinate call can take it back; in one that names
+        // none, an anchor's words where they count. (A file that names a trigger word reads on past an
+        // anchor's words: whether it is parsed for a trigger or only as a possible anchor decides
+        // whether the anchor cut may take it.)
+        let settles: ((CodeWords) -> Bool)? = stopsEarly ? { [self] read in
+            namesATrigger
+                ? read.usesAnyInCode(triggerWordSet, orInComments: commentTriggerParts, notCounting: determinateNames)
+                : Self.anchors(rotationUses!.kinds(in: read, seen: seen))
+        } : nil
+        guard let code = CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames, stoppingWhen: settles) else { return (.parse, false) }
+        if code.stoppedEarly { return (.parse, !namesATrigger) }
+        if namesATrigger, usesATriggerWordInCode(code) { return (.parse, false) }
+        guard let rotationUses else { return (.skip, false) }
+        guard mayAnchor else { return (.later, false) }
         return Self.anchors(rotationUses.kinds(in: code, seen: seen)) ? (.parse, true) : (.later, false)
     }
 
@@ -188,7 +215,7 @@ public struct FileSelector: Sendable {
     /// suppression marker in a comment), not only in calls of determinate progress (unless a style in
     /// the file may make one spin). Yes when the reading gives up.
     func usesATriggerWordInCode(_ bytes: [UInt8]) -> Bool {
-        usesATriggerWordInCode(CodeWords(bytes: bytes, determinate: determinateWatch))
+        usesATriggerWordInCode(CodeWords(bytes: bytes, determinate: determinateWatch, noting: askedNames))
     }
 
     private func usesATriggerWordInCode(_ words: CodeWords?) -> Bool {

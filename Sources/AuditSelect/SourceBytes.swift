@@ -1,3 +1,4 @@
+import CWordStarts
 import SwiftGrammar
 
 /// What the select step knows of bytes before any parse: how names split after leading digits, and
@@ -40,36 +41,26 @@ enum SourceBytes {
     }
 
     /// Where a file's text goes wrong: its first NUL byte and its first byte that is no valid UTF-8
-    /// (nil: none). Eight ASCII bytes at a time; Swift's decoder's rules beyond.
+    /// (nil: none). The ASCII between them is passed over in C (`loadaudit_next_nul_or_non_ascii`, 32
+    /// bytes at a time); Swift's decoder's rules beyond.
     static func problems(_ bytes: UnsafeBufferPointer<UInt8>) -> (firstNUL: Int?, firstInvalidUTF8: Int?) {
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return (nil, nil) }
+        guard let base = bytes.baseAddress else { return (nil, nil) }
         let count = bytes.count
         var index = 0
         var firstNUL: Int?, firstInvalid: Int?
-        while index < count {
-            if index + 8 <= count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let high = word & 0x8080_8080_8080_8080
-                // Nonzero exactly when some byte is zero.
-                let zero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                if high | zero == 0 {
-                    index += 8
-                    continue
-                }
-            }
-            let byte = bytes[index]
-            if byte < 0x80 {
-                if byte == 0, firstNUL == nil { firstNUL = index }
+        while true {
+            index = loadaudit_next_nul_or_non_ascii(base, count, index)
+            guard index < count else { break }
+            if bytes[index] == 0 {
+                if firstNUL == nil { firstNUL = index }
                 index += 1
-            } else {
-                guard let width = utf8SequenceWidth(bytes, at: index) else {
-                    // The first bad byte; on to a NUL that makes the file binary.
-                    if firstInvalid == nil { firstInvalid = index }
-                    if firstNUL != nil { return (firstNUL, firstInvalid) }
-                    index += 1
-                    continue
-                }
+            } else if let width = utf8SequenceWidth(bytes, at: index) {
                 index += width
+            } else {
+                // The first bad byte; on to a NUL that makes the file binary.
+                if firstInvalid == nil { firstInvalid = index }
+                if firstNUL != nil { return (firstNUL, firstInvalid) }
+                index += 1
             }
         }
         return (firstNUL, firstInvalid)

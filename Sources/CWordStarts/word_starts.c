@@ -3,7 +3,7 @@
 #include <string.h>
 
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
-#include <tmmintrin.h>
+#include <immintrin.h>
 #define LOADAUDIT_HAS_SHUFFLE_PATH 1
 #endif
 
@@ -160,10 +160,77 @@ static long next_fingerprinted_start(const uint8_t *bytes, long count, long from
     }
     return next_word_start_vector(bytes, count, index, look, slot);
 }
+
+/// The look's word nibble tables, in both lanes of 256-bit registers (`_mm256_shuffle_epi8` looks up
+/// within each 128-bit lane).
+typedef struct {
+    __m256i below_by_low, below_by_high, above_by_low, above_by_high;
+} wide_word_tables;
+
+__attribute__((target("avx2")))
+static inline __m256i both_lanes(const uint8_t *table) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+}
+
+/// `word_starts_in` for thirty-two bytes.
+__attribute__((target("avx2")))
+static inline uint32_t wide_word_starts_in(__m256i block, const wide_word_tables *tables, int *previous_is_word) {
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    __m256i low = _mm256_and_si256(block, nibble);
+    __m256i high = _mm256_and_si256(_mm256_srli_epi16(block, 4), nibble);
+    __m256i below = _mm256_and_si256(_mm256_shuffle_epi8(tables->below_by_low, low), _mm256_shuffle_epi8(tables->below_by_high, high));
+    __m256i above = _mm256_and_si256(_mm256_shuffle_epi8(tables->above_by_low, low), _mm256_shuffle_epi8(tables->above_by_high, high));
+    __m256i none = _mm256_cmpeq_epi8(_mm256_or_si256(below, above), _mm256_setzero_si256());
+    uint32_t words = ~(uint32_t)_mm256_movemask_epi8(none);
+    uint32_t starts = words & ~((words << 1) | (uint32_t)*previous_is_word);
+    *previous_is_word = (words >> 31) & 1;
+    return starts;
+}
+
+/// `next_fingerprinted_start` thirty-two positions at a time (the machine's AVX2); the last blocks
+/// (fewer than 34 bytes) go to the sixteen-byte loop.
+__attribute__((target("avx2")))
+static long next_fingerprinted_start_wide(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
+    const uint8_t *nibbles = look->word_nibbles;
+    const wide_word_tables tables = {both_lanes(nibbles), both_lanes(nibbles + 16), both_lanes(nibbles + 32), both_lanes(nibbles + 48)};
+    const uint8_t *masks = look->fingerprints;
+    long index = from;
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i low[3], high[3];
+    for (int position = 0; position < 3; position++) {
+        low[position] = both_lanes(masks + position * 32);
+        high[position] = both_lanes(masks + position * 32 + 16);
+    }
+    while (index + 34 <= count) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + index));
+        __m256i buckets = _mm256_and_si256(_mm256_shuffle_epi8(low[0], _mm256_and_si256(block, nibble)),
+                                           _mm256_shuffle_epi8(high[0], _mm256_and_si256(_mm256_srli_epi16(block, 4), nibble)));
+        for (int position = 1; position < 3; position++) {
+            __m256i shifted = _mm256_loadu_si256((const __m256i *)(bytes + index + position));
+            __m256i by_low = _mm256_shuffle_epi8(low[position], _mm256_and_si256(shifted, nibble));
+            __m256i by_high = _mm256_shuffle_epi8(high[position], _mm256_and_si256(_mm256_srli_epi16(shifted, 4), nibble));
+            buckets = _mm256_and_si256(buckets, _mm256_and_si256(by_low, by_high));
+        }
+        uint32_t hits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(buckets, zero));
+        if (hits != 0) {
+            int before_is_word = index > 0 && is_word_byte(look, bytes[index - 1]);
+            uint32_t candidates = wide_word_starts_in(block, &tables, &before_is_word) & hits;
+            while (candidates != 0) {
+                long start = index + __builtin_ctz(candidates);
+                if (is_candidate(bytes, count, start, look, slot)) return start;
+                candidates &= candidates - 1;
+            }
+        }
+        index += 32;
+    }
+    return next_fingerprinted_start(bytes, count, index, look, slot);
+}
 #endif
 
 long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot) {
 #if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+    if (look->fingerprints && __builtin_cpu_supports("avx2")) return next_fingerprinted_start_wide(bytes, count, from, look, slot);
     if (__builtin_cpu_supports("ssse3")) {
         return look->fingerprints ? next_fingerprinted_start(bytes, count, from, look, slot)
                                   : next_word_start_vector(bytes, count, from, look, slot);
@@ -184,4 +251,48 @@ void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const
         }
         literal += lengths[index];
     }
+}
+
+static long next_nul_or_non_ascii_plain(const uint8_t *bytes, long count, long from) {
+    for (long index = from; index < count; index++) {
+        if (bytes[index] == 0 || bytes[index] >= 0x80) return index;
+    }
+    return count;
+}
+
+#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+/// A byte's high bit is set when it is above 0x7F, and in the comparison with zero when it is 0.
+__attribute__((target("avx2")))
+static long next_nul_or_non_ascii_avx2(const uint8_t *bytes, long count, long from) {
+    const __m256i zero = _mm256_setzero_si256();
+    long index = from;
+    while (index + 32 <= count) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + index));
+        uint32_t found = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(block, _mm256_cmpeq_epi8(block, zero)));
+        if (found != 0) return index + __builtin_ctz(found);
+        index += 32;
+    }
+    return next_nul_or_non_ascii_plain(bytes, count, index);
+}
+
+static long next_nul_or_non_ascii_sse2(const uint8_t *bytes, long count, long from) {
+    const __m128i zero = _mm_setzero_si128();
+    long index = from;
+    while (index + 16 <= count) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + index));
+        uint32_t found = (uint32_t)_mm_movemask_epi8(_mm_or_si128(block, _mm_cmpeq_epi8(block, zero)));
+        if (found != 0) return index + __builtin_ctz(found);
+        index += 16;
+    }
+    return next_nul_or_non_ascii_plain(bytes, count, index);
+}
+#endif
+
+long loadaudit_next_nul_or_non_ascii(const uint8_t *bytes, long count, long from) {
+#if defined(LOADAUDIT_HAS_SHUFFLE_PATH)
+    if (__builtin_cpu_supports("avx2")) return next_nul_or_non_ascii_avx2(bytes, count, from);
+    return next_nul_or_non_ascii_sse2(bytes, count, from);
+#else
+    return next_nul_or_non_ascii_plain(bytes, count, from);
+#endif
 }

@@ -11,10 +11,36 @@ public enum SwiftPackageManifest {
         "plugin": .plugin, "systemLibrary": .system, "binaryTarget": .binary,
     ]
 
-    /// Whether a file's path names a manifest (`Package.swift`, or `Package@swift-5.9.swift`).
+    /// Whether a file's path names a manifest (`Package.swift`, or `Package@swift-5.9.swift`). Asked of
+    /// every file a scan reads: most names are told apart by their bytes (`mayBeManifest`), and only a
+    /// name that starts with `Package` is compared as Swift compares strings (`isManifestByCharacters`).
     public static func isManifest(path: String) -> Bool {
+        mayBeManifest(path: path) && isManifestByCharacters(path: path)
+    }
+
+    /// The plain test: the last path component, split and compared by characters.
+    static func isManifestByCharacters(path: String) -> Bool {
         let name = path.split(separator: "/").last ?? ""
         return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+    }
+
+    /// False only when the path's last component cannot be a manifest: after its last `/` (a `/` with
+    /// ASCII on both sides, so that it is a character of its own and splits the path), or the whole
+    /// path without one, the bytes do not start with `Package`. Anything else (a `/` at the end or
+    /// next to a multi-byte character, which may join it into one character) is left to the plain test.
+    static func mayBeManifest(path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            var start = 0
+            if let slash = bytes.lastIndex(of: UInt8(ascii: "/")) {
+                guard slash + 1 < bytes.count, bytes[slash + 1] < 0x80, slash == 0 || bytes[slash - 1] < 0x80 else { return true }
+                start = slash + 1
+            }
+            let prefix: StaticString = "Package"
+            guard bytes.count - start >= prefix.utf8CodeUnitCount else { return false }
+            for offset in 0..<prefix.utf8CodeUnitCount where bytes[start + offset] != prefix.utf8Start[offset] { return false }
+            return true
+        }
     }
 
     public static func read(_ tree: Tree) -> PackageManifest {

@@ -51,7 +51,7 @@ final class ByteClassTests: XCTestCase {
     private func texts() -> [[UInt8]] {
         var texts: [[UInt8]] = []
         for byte in UInt8.min...UInt8.max {
-            for offset in 0..<34 {
+            for offset in 0..<66 {
                 texts.append([UInt8](repeating: 0x20, count: offset) + [byte, 0x61, byte, 0x20, byte, byte] + [UInt8](repeating: 0x3D, count: 20))
             }
             texts += [[byte], [byte, 0x61], [0x61, byte], [0x20, byte, 0x5F, byte]]

@@ -39,7 +39,7 @@ void loadaudit_word_nibbles_build(uint8_t *nibbles, const uint8_t *classes, uint
 /// or at offset 0) and the hash of the window there has its bit set in `start_bits`: the word screen's
 /// candidates, found sixteen bytes at a time where the machine allows. With fingerprints, only the
 /// word starts whose first three bytes may begin one of their literals are hashed (nibble tables,
-/// compared sixteen starts at a time). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
+/// compared thirty-two starts at a time with AVX2, else sixteen). The window's hash is `(window * 0x9E3779B1) >> (32 - hash_bits)`,
 /// written to `slot`. -1 when there is none.
 long loadaudit_next_word_start(const uint8_t *bytes, long count, long from, const loadaudit_look *look, long *slot);
 
@@ -52,5 +52,10 @@ uint32_t loadaudit_window_hash(const uint8_t *bytes, long count, long start, uin
 /// `buckets[i]` (0 to 7): for each of a literal's first three bytes, its bucket's bit in the tables of
 /// that position, at the byte's low nibble and at its high nibble.
 void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const long *lengths, const uint8_t *buckets, int count);
+
+/// The first offset at or after `from` whose byte is 0 or above 0x7F (a NUL, or a byte of a multi-byte
+/// character or of none), or `count` when there is none: the ASCII text before it needs no other look
+/// (`SourceBytes.problems`). Thirty-two or sixteen bytes at a time where the machine allows.
+long loadaudit_next_nul_or_non_ascii(const uint8_t *bytes, long count, long from);
 
 #endif
