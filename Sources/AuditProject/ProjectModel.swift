@@ -228,15 +228,31 @@ public struct ProjectModel: Sendable {
             while !folder.isEmpty, filesByFolder.insert(folder).inserted { folder = Self.parent(of: folder) }
         }
         let projectFolders = Set(folders.markers.keys).union(roots.filter { folders.markers[$0] != nil })
-        func workspace(of folder: String) -> String {
-            var outermost: String?
+        // The outermost project folder on the way up from a folder to the first root (itself included),
+        // by folder: the modules of a tree share their upper folders, each climbed once.
+        var outermostOf: [String: String?] = [:]
+        let rootSet = Set(roots)
+        func outermost(from folder: String) -> String? {
+            var chain: [String] = []
             var current = folder
+            var above: String?
             while !current.isEmpty {
-                if projectFolders.contains(current) { outermost = current }
-                if roots.contains(current) { break }
+                if let known = outermostOf[current] {
+                    above = known
+                    break
+                }
+                chain.append(current)
+                if rootSet.contains(current) { break }
                 current = Self.parent(of: current)
             }
-            return outermost ?? roots.first(where: { Self.isInside(folder, $0) }) ?? folder
+            for folder in chain.reversed() {
+                if above == nil, projectFolders.contains(folder) { above = folder }
+                outermostOf[folder] = .some(above)
+            }
+            return above
+        }
+        func workspace(of folder: String) -> String {
+            outermost(from: folder) ?? roots.first(where: { Self.isInside(folder, $0) }) ?? folder
         }
         func add(_ name: String, _ kind: SwiftModule.Kind, _ folder: String) {
             guard moduleAtFolder[folder] == nil else { return }
@@ -345,14 +361,39 @@ public struct ProjectModel: Sendable {
 
     /// `module(containing:)` of each path, each folder looked up once (the scan's follow-up asks it
     /// of every file left for later: thousands of files in a few hundred folders).
+    /// Paths in report order mostly come folder by folder: a path directly in the folder of the one
+    /// before it takes its module without a lookup.
     public func modules(containing absolutePaths: [String]) -> [Int?] {
         var byFolder: [String: Int?] = [:]
+        var last: (folder: String, module: Int?)?
         return absolutePaths.map { path in
+            if let last, Self.path(path, isDirectlyIn: last.folder) { return last.module }
             let folder = Self.parent(of: path)
-            if let known = byFolder[folder] { return known }
-            let module = module(inFolder: folder)
-            byFolder[folder] = .some(module)
+            let module: Int?
+            if let known = byFolder[folder] {
+                module = known
+            } else {
+                module = self.module(inFolder: folder)
+                byFolder[folder] = .some(module)
+            }
+            last = (folder, module)
             return module
+        }
+    }
+
+    /// Whether `path` is a file or folder right inside `folder` (its parent is `folder`), byte by byte;
+    /// false for paths of other bytes than ASCII (their parent is found by characters).
+    static func path(_ path: String, isDirectlyIn folder: String) -> Bool {
+        var path = path, folder = folder
+        return path.withUTF8 { path in
+            folder.withUTF8 { folder in
+                let slash = UInt8(ascii: "/")
+                guard !folder.isEmpty, folder.last != slash, path.count > folder.count + 1, path[folder.count] == slash,
+                      UnsafeBufferPointer(rebasing: path.prefix(folder.count)).elementsEqual(folder) else { return false }
+                for byte in path[(folder.count + 1)...] where byte == slash || byte >= 0x80 { return false }
+                for byte in folder where byte >= 0x80 { return false }
+                return true
+            }
         }
     }
 
@@ -434,12 +475,50 @@ public struct ProjectModel: Sendable {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// Whether `path` is `folder` or inside it, byte by byte (both absolute, `folder` without a
+    /// trailing `/`): the scan's follow-up asks it of thousands of files.
+    public static func path(_ path: String, isInside folder: String) -> Bool {
+        var path = path, folder = folder
+        return path.withUTF8 { path in
+            folder.withUTF8 { folder in
+                guard path.count >= folder.count, UnsafeBufferPointer(rebasing: path.prefix(folder.count)).elementsEqual(folder) else { return false }
+                return path.count == folder.count || folder.last == UInt8(ascii: "/") || path[folder.count] == UInt8(ascii: "/")
+            }
+        }
+    }
+
     static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
+    /// Whether `normalized` would give `path` back: ASCII bytes, each part (after a leading `/`)
+    /// neither empty nor `.` nor `..`.
+    static func isNormalASCII(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+            guard !bytes.isEmpty else { return true }
+            var start = bytes[0] == slash ? 1 : 0
+            if start == bytes.count { return bytes.count == 1 }
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != slash {
+                    if bytes[end] >= 0x80 { return false }
+                    end += 1
+                }
+                let length = end - start
+                if length == 0 || (bytes[start] == dot && (length == 1 || (length == 2 && bytes[start + 1] == dot))) { return false }
+                start = end + 1
+            }
+            return true
+        }
+    }
+
     /// `a/./b/../c` as `a/c`, without a trailing `/`.
     static func normalized(_ path: String) -> String {
+        // Most paths (a package's folder and a target's conventional folder) are normal already: ASCII,
+        // no empty, `.` or `..` part, no trailing `/`.
+        if isNormalASCII(path) { return path }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
