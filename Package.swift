@@ -51,10 +51,8 @@ let package = Package(
         ),
         // The word screen's byte loop, in C for the machine's vector instructions.
         .target(name: "CWordStarts"),
-        // The names of a file left for later as 32-bit prints, kept instead of its bytes for the follow-up.
-        .target(name: "CNameDigest"),
         // The select step: which files need parsing, now and after the first parses, from what the rules need.
-        .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditRotation", "SwiftGrammar", "AuditModel", "CWordStarts", "CNameDigest"]),
+        .target(name: "AuditSelect", dependencies: ["AuditRules", "AuditRotation", "SwiftGrammar", "AuditModel", "CWordStarts"]),
         // Running a program (git) and collecting its output, without Foundation's polling.
         .target(name: "ChildProcess"),
         // Everything asked of git: ignored files, the changes since a base, history without a checkout.
@@ -111,7 +109,7 @@ let package = Package(
         .testTarget(name: "AuditRulesTests", dependencies: ["AuditRules", "AuditRotation", "AuditModel", "TreeSitter", "CTreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         // The select step, and that it never changes a scan's report (so the scanner and the reports too);
         // its C loop against the table of byte classes.
-        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "CWordStarts", "CNameDigest", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
+        .testTarget(name: "AuditSelectTests", dependencies: ["AuditSelect", "CWordStarts", "AuditScan", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "SwiftGrammar", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditScanTests", dependencies: ["AuditScan", "AuditSelect", "AuditGit", "AuditReport", "AuditRules", "AuditModel", "TreeSitter", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditReportTests", dependencies: ["AuditReport", "AuditModel", "AuditProgress", "LoadAuditTestSupport"]),
         .testTarget(name: "AuditConfigTests", dependencies: ["AuditConfig", "AuditRules", "AuditModel"]),

@@ -19,16 +19,12 @@ extension ProjectScanner {
         var choice: Choice
         /// Whether `analysis` comes from a parse (with the prefilter off, every file is parsed).
         var parsed: Bool
-        /// For a file left for later, until the follow-up: its names, so that the follow-up need
-        /// not read it again (nil when they could not be kept: then it is read again).
-        var mentioned: MentionedNames?
 
-        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool, mentioned: MentionedNames? = nil) {
+        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool) {
             self.analysis = analysis
             self.source = source
             self.choice = choice
             self.parsed = parsed
-            self.mentioned = mentioned
         }
     }
 
@@ -114,11 +110,9 @@ extension ProjectScanner {
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         }
         let treatment = treat(bytes, file)
-        // A file left for later keeps its names for the follow-up, which then need not read it again.
-        let mentioned = treatment.choice == .later ? selector.mentionedNames(bytes) : nil
         guard treatment.parse else {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
-                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false, mentioned: mentioned))
+                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
         }
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -140,8 +134,7 @@ extension ProjectScanner {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
-        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true,
-                                  mentioned: mentioned))
+        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true))
     }
 
     /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its

@@ -192,12 +192,10 @@ public struct ProjectScanner {
     }
 
     /// The files left for later (`FileDecision.later`): once the files chosen at first are parsed,
-    /// the names their clocks link by (`RotationLinks`) are known, and each file left is parsed when it
-    /// mentions one (`FileSelector.wants`). One decision per file; the links come from the chosen
-    /// files only, with the prefilter or without (then every file is parsed already, and this decides
-    /// only which are chosen). A file is not read again to be asked: the first look kept its names
-    /// (`MentionedNames`), and only a file whose names match is read, to be parsed, the match
-    /// confirmed on its bytes first. A file outside every workspace with links is not looked at.
+    /// the names their clocks link by (`RotationLinks`) are known, and each file left in a workspace
+    /// with links is read again and parsed when it mentions one (`FileSelector.wants`). One decision per file; the links come from
+    /// the chosen files only, with the prefilter or without (then every file is parsed already, and
+    /// this decides only which are chosen).
     private func followUp(_ files: [SourceFileReference], _ outcomes: inout [Outcome?], walk: SourceDiscovery.Result, clock: ScanClock) {
         var analyses: [FileAnalysis] = [], paths: [String] = [], later: [Int] = []
         for index in files.indices {
@@ -208,10 +206,6 @@ public struct ProjectScanner {
             }
             if analyzed.choice == .later { later.append(index) }
         }
-        defer {
-            // The names kept for the follow-up are not needed past it.
-            for index in later { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.mentioned = nil } }
-        }
         guard !later.isEmpty else { return }
         let model = Self.projectModel(analyses, at: paths, walk: walk)
         let links = RotationLinks(analyses, model: model)
@@ -219,8 +213,8 @@ public struct ProjectScanner {
         if let trace {
             for (workspace, names) in links.byWorkspace.sorted(by: { $0.key < $1.key }) { trace("links in \(workspace): \(names.sorted().joined(separator: " "))") }
         }
-        // A file's workspace is a folder around it: the files outside every workspace with links are
-        // not looked up.
+        // A file's workspace is a folder around it: a file outside every workspace with links is not
+        // looked up (nor read again).
         let linkedWorkspaces = links.byWorkspace.compactMap { $0.value.isEmpty ? nil : $0.key }
         let reachable = later.filter { index in linkedWorkspaces.contains { ProjectModel.path(files[index].absolutePath, isInside: $0) } }
         var followUps: [String: FileSelector.FollowUp] = [:]
@@ -233,73 +227,30 @@ public struct ProjectScanner {
             followUps[workspace] = followUp
             if !followUp.isEmpty { asked.append((index, followUp)) }
         }
-        // Asked by the names each file kept; a file whose names could not be kept is read.
-        let selector = self.selector
-        var maybe: [(index: Int, followUp: FileSelector.FollowUp)] = []
-        for item in asked {
-            guard case .analyzed(let analyzed)? = outcomes[item.index] else { continue }
-            if let names = analyzed.mentioned, !selector.mayWant(names, item.followUp) { continue }
-            maybe.append(item)
+        let selector = self.selector, readsInstead = self.readsInstead
+        let wanted = ParallelMap.map(count: asked.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
+            // The first look found the bytes Swift text already: read, not checked again (a file
+            // changed since is checked when it is parsed).
+            let path = files[asked[item].index].absolutePath
+            guard case .success(let bytes) = SourceReader.readBytes(readsInstead[path] ?? path, maximumSize: Self.maximumFileSize) else { return false }
+            return selector.wants(bytes, asked[item].followUp)
         }
         var chosen: [Int] = []
-        defer {
-            trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) asked by the names they kept, \(maybe.count) read again, at \(clock.elapsed()))")
-        }
-        let readsInstead = self.readsInstead
+        for (item, wants) in wanted.enumerated() where wants == true { chosen.append(asked[item].index) }
+        trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) read again, at \(clock.elapsed()))")
         guard prefilter else {
-            let wanted = ParallelMap.map(count: maybe.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
-                let path = files[maybe[item].index].absolutePath
-                guard case .success(let bytes) = SourceReader.read(readsInstead[path] ?? path, maximumSize: Self.maximumFileSize) else { return false }
-                return selector.wants(bytes, maybe[item].followUp)
-            }
-            for (item, wants) in wanted.enumerated() where wants == true {
-                let index = maybe[item].index
-                chosen.append(index)
-                if case .analyzed(let analyzed)? = outcomes[index] { analyzed.choice = .chosen }
-            }
+            for index in chosen { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.choice = .chosen } }
             return
         }
         // Largest first: the step ends when its last file is parsed, and a large file taken last would
         // leave the other workers idle until it is done.
-        let sizes = maybe.map { item -> Int in
+        let sizes = chosen.map { index -> Int in
             var info = stat()
-            return stat(files[item.index].absolutePath, &info) == 0 ? Int(info.st_size) : 0
+            return stat(files[index].absolutePath, &info) == 0 ? Int(info.st_size) : 0
         }
-        let order = maybe.indices.sorted { (sizes[$0], maybe[$1].index) > (sizes[$1], maybe[$0].index) }.map { maybe[$0].index }
-        var followUpOf: [String: FileSelector.FollowUp] = [:]
-        for item in maybe { followUpOf[files[item.index].absolutePath] = item.followUp }
-        let confirmed = ConfirmedFiles()
-        var parsed = analyzeAll(files, indices: order, tick: nil, treat: { bytes, file in
-            // The names' match confirmed on the bytes (a print may match by chance).
-            guard let followUp = followUpOf[file.absolutePath], selector.wants(bytes, followUp) else { return Treatment(parse: false, choice: .later) }
-            confirmed.insert(file.absolutePath)
-            return Treatment(parse: true, choice: .chosen)
-        })
-        while let (index, outcome, _) = parsed.popLast() {
-            // A file its bytes do not confirm (or that could not be read again) stays as it was: left
-            // for later, unparsed.
-            guard confirmed.contains(files[index].absolutePath) else { continue }
-            chosen.append(index)
-            outcomes[index] = outcome
-        }
-    }
-
-    /// The files the follow-up's workers confirmed (by absolute path), from any thread.
-    private final class ConfirmedFiles: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paths: Set<String> = []
-
-        func insert(_ path: String) {
-            lock.lock()
-            paths.insert(path)
-            lock.unlock()
-        }
-
-        func contains(_ path: String) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return paths.contains(path)
-        }
+        let order = chosen.indices.sorted { (sizes[$0], chosen[$1]) > (sizes[$1], chosen[$0]) }.map { chosen[$0] }
+        var parsed = analyzeAll(files, indices: order, tick: nil, treat: { _, _ in Treatment(parse: true, choice: .chosen) })
+        while let (index, outcome, _) = parsed.popLast() { outcomes[index] = outcome }
     }
 
     /// What the passes leave for the resolve step and the result.

@@ -177,29 +177,14 @@ public struct FileSelector: Sendable {
     public struct FollowUp: Sendable {
         /// The names' word screen first, then their hashes (`NameSearch`).
         let search: NameSearch
-        /// The names' prints, asked of the names a file left for later keeps (`MentionedNames`).
-        let prints: NamePrints
 
-        public init(_ names: Set<String>) {
-            search = NameSearch(names, hashedAs: WordHash.ofWord)
-            prints = NamePrints(names)
-        }
+        public init(_ names: Set<String>) { search = NameSearch(names, hashedAs: WordHash.ofWord) }
 
         public var isEmpty: Bool { search.isEmpty }
     }
 
     /// Whether a file left for later must be parsed: it mentions a name of `followUp`.
     public func wants(_ bytes: [UInt8], _ followUp: FollowUp) -> Bool { followUp.search.isMentioned(in: bytes) }
-
-    /// What the follow-up keeps of a file the first look leaves for later, so as not to read it again
-    /// (`MentionedNames`); nil when it could not be made (then the file is read again).
-    public func mentionedNames(_ bytes: [UInt8]) -> MentionedNames? {
-        bytes.withUnsafeBufferPointer { MentionedNames($0) }
-    }
-
-    /// Whether a file left for later may mention a name of `followUp`, by the names it keeps: no is
-    /// sure (`wants` would say no); yes is to be confirmed by `wants` on its bytes.
-    public func mayWant(_ names: MentionedNames, _ followUp: FollowUp) -> Bool { followUp.prints.anyIn(names) }
 
     /// Whether the bytes mention one of the names (`WordHash.ofName` hashes) as a whole word.
     public static func mentionsAny(of names: Set<UInt64>, in bytes: [UInt8]) -> Bool {
