@@ -38,13 +38,23 @@ extension ProjectModel {
     }
 
     /// Whether `path` is `folder` or inside it, byte by byte (both absolute, `folder` without a
-    /// trailing `/`): the scan's follow-up asks it of thousands of files.
+    /// trailing `/`): the scan's follow-up asks it of thousands of files and each workspace with
+    /// links. Most answers are no at the byte after the folder's length (paths share their first
+    /// folders), so that byte is looked at first, and the rest compared from the end.
     public static func path(_ path: String, isInside folder: String) -> Bool {
         var path = path, folder = folder
         return path.withUTF8 { path in
             folder.withUTF8 { folder in
-                guard path.count >= folder.count, UnsafeBufferPointer(rebasing: path.prefix(folder.count)).elementsEqual(folder) else { return false }
-                return path.count == folder.count || folder.last == UInt8(ascii: "/") || path[folder.count] == UInt8(ascii: "/")
+                let slash = UInt8(ascii: "/"), count = folder.count
+                guard count > 0 else { return path.isEmpty || path[0] == slash }
+                guard path.count >= count else { return false }
+                if path.count > count, path[count] != slash, folder[count - 1] != slash { return false }
+                var index = count - 1
+                while index >= 0 {
+                    if path[index] != folder[index] { return false }
+                    index -= 1
+                }
+                return true
             }
         }
     }
