@@ -228,15 +228,31 @@ public struct ProjectModel: Sendable {
             while !folder.isEmpty, filesByFolder.insert(folder).inserted { folder = Self.parent(of: folder) }
         }
         let projectFolders = Set(folders.markers.keys).union(roots.filter { folders.markers[$0] != nil })
-        func workspace(of folder: String) -> String {
-            var outermost: String?
+        // The outermost project folder on the way up from a folder to the first root (itself included),
+        // by folder: the modules of a tree share their upper folders, each climbed once.
+        var outermostOf: [String: String?] = [:]
+        let rootSet = Set(roots)
+        func outermost(from folder: String) -> String? {
+            var chain: [String] = []
             var current = folder
+            var above: String?
             while !current.isEmpty {
-                if projectFolders.contains(current) { outermost = current }
-                if roots.contains(current) { break }
+                if let known = outermostOf[current] {
+                    above = known
+                    break
+                }
+                chain.append(current)
+                if rootSet.contains(current) { break }
                 current = Self.parent(of: current)
             }
-            return outermost ?? roots.first(where: { Self.isInside(folder, $0) }) ?? folder
+            for folder in chain.reversed() {
+                if above == nil, projectFolders.contains(folder) { above = folder }
+                outermostOf[folder] = .some(above)
+            }
+            return above
+        }
+        func workspace(of folder: String) -> String {
+            outermost(from: folder) ?? roots.first(where: { Self.isInside(folder, $0) }) ?? folder
         }
         func add(_ name: String, _ kind: SwiftModule.Kind, _ folder: String) {
             guard moduleAtFolder[folder] == nil else { return }
@@ -345,13 +361,22 @@ public struct ProjectModel: Sendable {
 
     /// `module(containing:)` of each path, each folder looked up once (the scan's follow-up asks it
     /// of every file left for later: thousands of files in a few hundred folders).
+    /// Paths in report order mostly come folder by folder: a path directly in the folder of the one
+    /// before it takes its module without a lookup.
     public func modules(containing absolutePaths: [String]) -> [Int?] {
         var byFolder: [String: Int?] = [:]
+        var last: (folder: String, module: Int?)?
         return absolutePaths.map { path in
+            if let last, Self.path(path, isDirectlyIn: last.folder) { return last.module }
             let folder = Self.parent(of: path)
-            if let known = byFolder[folder] { return known }
-            let module = module(inFolder: folder)
-            byFolder[folder] = .some(module)
+            let module: Int?
+            if let known = byFolder[folder] {
+                module = known
+            } else {
+                module = self.module(inFolder: folder)
+                byFolder[folder] = .some(module)
+            }
+            last = (folder, module)
             return module
         }
     }
@@ -413,38 +438,5 @@ public struct ProjectModel: Sendable {
     /// The visibility of a file by its display path; nil for a file outside the model.
     public func visibility(ofFile file: String, imports: Set<String>) -> Visibility? {
         module(of: file).map { visibility(of: $0, imports: imports) }
-    }
-
-    static func trimmed(_ path: String) -> String {
-        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-    }
-
-    static func parent(of path: String) -> String {
-        // A path of ASCII bytes (nearly every one): its bytes are its characters, the last `/` found
-        // byte by byte. Other paths by characters (a `/` joined to a mark is no `/` there).
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-            return slash == path.utf8.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
-        }
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    static func isInside(_ path: String, _ folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
-    }
-
-    /// `a/./b/../c` as `a/c`, without a trailing `/`.
-    static func normalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
-        }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }

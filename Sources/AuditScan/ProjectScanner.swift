@@ -199,8 +199,8 @@ public struct ProjectScanner {
     }
 
     /// The files left for later (`FileDecision.later`): once the files chosen at first are parsed,
-    /// the names their clocks link by (`RotationLinks`) are known, and each file left is read again and
-    /// parsed when it mentions one (`FileSelector.wants`). One decision per file; the links come from
+    /// the names their clocks link by (`RotationLinks`) are known, and each file left in a workspace
+    /// with links is read again and parsed when it mentions one (`FileSelector.wants`). One decision per file; the links come from
     /// the chosen files only, with the prefilter or without (then every file is parsed already, and
     /// this decides only which are chosen).
     private func followUp(_ files: [SourceFileReference], _ outcomes: inout [Outcome?], walk: SourceDiscovery.Result, clock: ScanClock) {
@@ -220,10 +220,14 @@ public struct ProjectScanner {
         if let trace {
             for (workspace, names) in links.byWorkspace.sorted(by: { $0.key < $1.key }) { trace("links in \(workspace): \(names.sorted().joined(separator: " "))") }
         }
+        // A file's workspace is a folder around it: a file outside every workspace with links is not
+        // looked up (nor read again).
+        let linkedWorkspaces = links.byWorkspace.compactMap { $0.value.isEmpty ? nil : $0.key }
+        let reachable = later.filter { index in linkedWorkspaces.contains { ProjectModel.path(files[index].absolutePath, isInside: $0) } }
         var followUps: [String: FileSelector.FollowUp] = [:]
         var asked: [(index: Int, followUp: FileSelector.FollowUp)] = []
-        let laterModules = model.modules(containing: later.map { files[$0].absolutePath })
-        for (index, module) in zip(later, laterModules) {
+        let laterModules = model.modules(containing: reachable.map { files[$0].absolutePath })
+        for (index, module) in zip(reachable, laterModules) {
             guard let module else { continue }
             let workspace = model.modules[module].workspace
             let followUp = followUps[workspace] ?? FileSelector.FollowUp(links.byWorkspace[workspace] ?? [])
@@ -232,7 +236,10 @@ public struct ProjectScanner {
         }
         let selector = self.selector, readsInstead = self.readsInstead
         let wanted = ParallelMap.map(count: asked.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
-            guard case .success(let bytes) = SourceReader.read(readsInstead[files[asked[item].index].absolutePath] ?? files[asked[item].index].absolutePath, maximumSize: Self.maximumFileSize) else { return false }
+            // The first look found the bytes Swift text already: read, not checked again (a file
+            // changed since is checked when it is parsed).
+            let path = files[asked[item].index].absolutePath
+            guard case .success(let bytes) = SourceReader.readBytes(readsInstead[path] ?? path, maximumSize: Self.maximumFileSize) else { return false }
             return selector.wants(bytes, asked[item].followUp)
         }
         var chosen: [Int] = []

@@ -1,4 +1,4 @@
-import AuditProject
+@testable import AuditProject
 import XCTest
 
 /// How modules are found and what a file sees, on trees described by paths only.
@@ -88,5 +88,55 @@ final class ProjectModelTests: XCTestCase {
         XCTAssertEqual(folders.xcodeProjects["/r"], ["App"])
         XCTAssertEqual(folders.markers["/r/Kit"], [.package])
         XCTAssertNil(folders.markers["/r/App.xcodeproj"])
+    }
+}
+
+/// The model's byte-wise shortcuts against the plain way (`ProjectModel.normalized` by parts, a
+/// path's module by climbing its folders), on generated paths.
+final class ProjectModelShortcutTests: XCTestCase {
+    private func generatedPaths(count: Int) -> [String] {
+        var generator = SystemRandomNumberGenerator()
+        let parts = ["a", "b", "Sources", "Core", ".", "..", "", "é", "x.swift", "...", ".hidden", "App"]
+        return (0..<count).map { _ in
+            let length = Int.random(in: 0...6, using: &generator)
+            let body = (0..<length).map { _ in parts.randomElement(using: &generator)! }.joined(separator: "/")
+            return (Bool.random(using: &generator) ? "/" : "") + body + (Int.random(in: 0..<5, using: &generator) == 0 ? "/" : "")
+        }
+    }
+
+    func testNormalPathsAreKeptAsTheyAre() {
+        for path in generatedPaths(count: 5_000) + ["", "/", "//", "/a/", "a", "/a/b", "./a", "a/.", "/..", "/a/..b", "/a/b.."] {
+            // The plain way: by parts.
+            var kept: [Substring] = []
+            for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+                if part == "..", !kept.isEmpty { kept.removeLast() } else { kept.append(part) }
+            }
+            let plain = (path.hasPrefix("/") ? "/" : "") + kept.joined(separator: "/")
+            XCTAssertEqual(ProjectModel.normalized(path), plain, path)
+            if ProjectModel.isNormalASCII(path) { XCTAssertEqual(path, plain, "said normal: \(path)") }
+        }
+    }
+
+    func testAPathsModuleAndWhetherItIsInsideAFolder() {
+        var folders = ProjectFolders()
+        for folder in ["/r/a", "/r/a/b/Sources", "/r/é", "/r/App"] { folders.note(entryNamed: ".loadaudit.yml", isFolder: false, in: folder) }
+        let model = ProjectModel(roots: ["/r"], files: [], folders: folders, manifests: [:], facts: [:])
+        let paths = generatedPaths(count: 3_000).map { "/r/" + $0 } + ["/r/a/x.swift", "/r/a/y.swift", "/r/a/b/x.swift", "/r/ab/x.swift", "/r/a", "/ra/x.swift"]
+        XCTAssertEqual(model.modules(containing: paths), paths.map { model.module(containing: $0) })
+        // Sorted, as the scan asks (runs of one folder).
+        let sorted = paths.sorted()
+        XCTAssertEqual(model.modules(containing: sorted), sorted.map { model.module(containing: $0) })
+        for path in paths {
+            for folder in ["/r", "/r/a", "/r/a/b", "/r/é", "/", "/r/a/"] {
+                let plain = path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+                if !folder.hasSuffix("/") || folder == "/" { XCTAssertEqual(ProjectModel.path(path, isInside: folder), plain, "\(path) in \(folder)") }
+                // Yes only where the parent is the folder; no only for other bytes than ASCII or an empty last part (then looked up).
+                let directly = ProjectModel.path(path, isDirectlyIn: folder)
+                if directly { XCTAssertEqual(ProjectModel.parent(of: path), folder, "\(path) right in \(folder)") }
+                if !folder.hasSuffix("/"), !path.hasSuffix("/"), path.utf8.allSatisfy({ $0 < 0x80 }) {
+                    XCTAssertEqual(directly, ProjectModel.parent(of: path) == folder, "\(path) right in \(folder)")
+                }
+            }
+        }
     }
 }
