@@ -114,7 +114,7 @@ extension ProjectScanner {
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         }
         var treatment = treat(bytes, file)
-        if let cut = treatment.anchorCut, !mayAnchor(file, bytes: bytes, cut: cut) {
+        if let cut = treatment.anchorCut, !mayAnchor(file.displayPath, bytes: bytes, cut: cut) {
             treatment = Treatment(parse: !prefilter, choice: .later)
         }
         guard treatment.parse else {
@@ -147,17 +147,17 @@ extension ProjectScanner {
     /// Whether the part `cut` of a possible anchor may make it an anchor (`RuleEngine.mayAnchor` on the
     /// part alone, parsed in this thread's arena); yes when the part cannot be parsed. With
     /// `anchorCutCheck`, a no is checked against the whole file's parse.
-    private func mayAnchor(_ file: SourceFileReference, bytes: [UInt8], cut: [Range<Int>]) -> Bool {
+    private func mayAnchor(_ path: String, bytes: [UInt8], cut: [Range<Int>]) -> Bool {
         let source = SourceText(bytes: bytes)
         let started = DispatchTime.now().uptimeNanoseconds
         let may = (try? ArenaParse.withTree(of: source, includedRanges: cut) { engine.mayAnchor(tree: $0) }) ?? true
         if let trace {
             let done = DispatchTime.now().uptimeNanoseconds
-            trace("parsed part \((done - started) / 1000) µs, \(cut.reduce(0) { $0 + $1.count }) of \(bytes.count) bytes, \(may ? "may anchor" : "no anchor: left for later"): \(file.displayPath)")
+            trace("parsed part \((done - started) / 1000) µs, \(cut.reduce(0) { $0 + $1.count }) of \(bytes.count) bytes, \(may ? "may anchor" : "no anchor: left for later"): \(path)")
         }
         if !may, let anchorCutCheck,
-           (try? ArenaParse.withTree(of: source) { engine.analyze(tree: $0, file: file.displayPath).rotation?.isAnchor ?? false }) == true {
-            anchorCutCheck("the anchor cut says no anchor, the whole file's parse says anchor: \(file.displayPath)")
+           (try? ArenaParse.withTree(of: source) { engine.analyze(tree: $0, file: path).rotation?.isAnchor ?? false }) == true {
+            anchorCutCheck("the anchor cut says no anchor, the whole file's parse says anchor: \(path)")
         }
         return may
     }
@@ -165,11 +165,16 @@ extension ProjectScanner {
     /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its
     /// files with the same checks): why the text is refused (over the size limit, or not Swift text:
     /// `SourceReader.refusal`), else the select step's decision (`FileSelector.decide`: the word
-    /// screen first, the closer reading only of a file it lets through).
+    /// screen first, the closer reading only of a file it lets through), with the anchor cut as `scan`
+    /// takes it (`cutsPossibleAnchors`): a file parsed only as a possible rotating-text anchor whose
+    /// part cannot make it one is left for later.
     public func screen(_ bytes: [UInt8], path: String) -> Result<FileDecision, SourceReader.Failure> {
         if bytes.count > Self.maximumFileSize { return .failure(.tooLarge(bytes.count, limit: Self.maximumFileSize)) }
         if let failure = SourceReader.refusal(of: bytes) { return .failure(failure) }
-        return .success(selector.decide(bytes, path: path))
+        guard cutsPossibleAnchors else { return .success(selector.decide(bytes, path: path)) }
+        let (decision, cut) = selector.decideCutting(bytes, path: path)
+        if let cut, !mayAnchor(path, bytes: bytes, cut: cut) { return .success(.later) }
+        return .success(decision)
     }
 
     /// The per-file step's parse, for `scan` and `progress` alike: the text parsed in this thread's
