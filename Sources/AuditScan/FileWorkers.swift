@@ -48,10 +48,6 @@ extension ProjectScanner {
     struct Treatment {
         let parse: Bool
         let choice: Choice
-        /// For a file chosen only as a possible rotating-text anchor, the part that decides whether it
-        /// is one (`FileSelector.decideCutting`): parsed first; the file is left for later when the
-        /// part cannot make it an anchor.
-        var anchorCut: [Range<Int>]? = nil
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -113,10 +109,7 @@ extension ProjectScanner {
         if let failure = SourceReader.refusal(of: bytes) {
             return .skipped(FileProblem(file: file.displayPath, kind: failure.kind, detail: failure.detail))
         }
-        var treatment = treat(bytes, file)
-        if let cut = treatment.anchorCut, !mayAnchor(file.displayPath, bytes: bytes, cut: cut) {
-            treatment = Treatment(parse: !prefilter, choice: .later)
-        }
+        let treatment = treat(bytes, file)
         guard treatment.parse else {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
                                       choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
@@ -164,17 +157,23 @@ extension ProjectScanner {
 
     /// The per-file step's screen, for text already in memory (`progress`'s blobs; `scan` reads its
     /// files with the same checks): why the text is refused (over the size limit, or not Swift text:
-    /// `SourceReader.refusal`), else the select step's decision (`FileSelector.decide`: the word
-    /// screen first, the closer reading only of a file it lets through), with the anchor cut as `scan`
-    /// takes it (`cutsPossibleAnchors`): a file parsed only as a possible rotating-text anchor whose
-    /// part cannot make it one is left for later.
+    /// `SourceReader.refusal`), else the select step's decision (`decision`: the word screen first,
+    /// the closer reading only of a file it lets through, the anchor cut).
     public func screen(_ bytes: [UInt8], path: String) -> Result<FileDecision, SourceReader.Failure> {
         if bytes.count > Self.maximumFileSize { return .failure(.tooLarge(bytes.count, limit: Self.maximumFileSize)) }
         if let failure = SourceReader.refusal(of: bytes) { return .failure(failure) }
-        guard cutsPossibleAnchors else { return .success(selector.decide(bytes, path: path)) }
+        return .success(decision(bytes, path: path))
+    }
+
+    /// The select step's decision for text that is Swift (`scan`'s first look and `progress`'s blobs
+    /// alike), with the anchor cut when `cutsPossibleAnchors`: a file parsed only as a possible
+    /// rotating-text anchor (`FileSelector.decideCutting`) has its part parsed first, and is left for
+    /// later when the part cannot make it one.
+    func decision(_ bytes: [UInt8], path: String) -> FileDecision {
+        guard cutsPossibleAnchors else { return selector.decide(bytes, path: path) }
         let (decision, cut) = selector.decideCutting(bytes, path: path)
-        if let cut, !mayAnchor(path, bytes: bytes, cut: cut) { return .success(.later) }
-        return .success(decision)
+        if let cut, !mayAnchor(path, bytes: bytes, cut: cut) { return .later }
+        return decision
     }
 
     /// The per-file step's parse, for `scan` and `progress` alike: the text parsed in this thread's

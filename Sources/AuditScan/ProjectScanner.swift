@@ -166,11 +166,11 @@ public struct ProjectScanner {
             progressLock.unlock()
             progress(count, feed.count)
         }
-        let selector = self.selector, prefilter = self.prefilter, cuts = cutsPossibleAnchors
+        let scanner = self, prefilter = self.prefilter
         var first = analyze(workers: jobs, tick: tick, take: feed.take, treat: { bytes, file in
-            let (decision, cut) = cuts ? selector.decideCutting(bytes, path: file.displayPath) : (selector.decide(bytes, path: file.displayPath), nil)
+            let decision = scanner.decision(bytes, path: file.displayPath)
             return Treatment(parse: decision == .parse || decision == .manifest || !prefilter,
-                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen, anchorCut: cut)
+                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen)
         })
         // Found in walk order; reported in path order.
         let (found, walk) = feed.finished()
