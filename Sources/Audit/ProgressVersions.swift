@@ -73,13 +73,12 @@ extension Audit {
         for (index, file) in list.enumerated() { map[file] = results[index]?.0 ?? .skipped }
         if let trace = setup.trace {
             var parsed = 0, parsedBytes = 0, nothing = 0
-            for (index, file) in list.enumerated() {
+            for file in list {
                 switch map[file] {
                 case .analysed?: parsed += 1; parsedBytes += blobs[file.blob]?.count ?? 0
                 case .nothing?: nothing += 1
                 default: break
                 }
-                _ = index
             }
             trace("progress: \(files.count) file versions (\(files.count - list.count) from the cache), \(parsed) parsed (\(parsedBytes) bytes; \(later.count) left for later), \(nothing) not parsed")
         }
