@@ -19,12 +19,16 @@ extension ProjectScanner {
         var choice: Choice
         /// Whether `analysis` comes from a parse (with the prefilter off, every file is parsed).
         var parsed: Bool
+        /// For a file left for later, its names sketched (`NameSketch`): the follow-up reads it again
+        /// only when the sketch may hold a name it asks about.
+        var sketch: NameSketch?
 
-        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool) {
+        init(analysis: FileAnalysis, source: SourceText?, choice: Choice, parsed: Bool, sketch: NameSketch? = nil) {
             self.analysis = analysis
             self.source = source
             self.choice = choice
             self.parsed = parsed
+            self.sketch = sketch
         }
     }
 
@@ -48,6 +52,8 @@ extension ProjectScanner {
     struct Treatment {
         let parse: Bool
         let choice: Choice
+        /// The file's names sketched, for a file left for later.
+        var sketch: NameSketch? = nil
     }
 
     /// Reads and analyzes the files at `indices` on `jobs` workers (see `analyze(workers:…)`).
@@ -112,7 +118,7 @@ extension ProjectScanner {
         let treatment = treat(bytes, file)
         guard treatment.parse else {
             return .analyzed(Analyzed(analysis: engine.emptyAnalysis(file: file.displayPath), source: nil,
-                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false))
+                                      choice: treatment.choice == .later ? .later : .notChosen, parsed: false, sketch: treatment.sketch))
         }
         // The line index only for a file that is parsed: most are not.
         let source = SourceText(bytes: bytes)
@@ -134,7 +140,8 @@ extension ProjectScanner {
                 return .skipped(FileProblem(file: file.displayPath, kind: .syntaxError, detail: "could not be parsed: \(error)"))
             }
         }
-        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true))
+        return .analyzed(Analyzed(analysis: analysis, source: analysis.mayHoldFindings ? source : nil, choice: treatment.choice, parsed: true,
+                                  sketch: treatment.sketch))
     }
 
     /// Whether the part `cut` of a possible anchor may make it an anchor (`RuleEngine.mayAnchor` on the

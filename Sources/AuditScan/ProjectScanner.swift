@@ -170,7 +170,8 @@ public struct ProjectScanner {
         var first = analyze(workers: jobs, tick: tick, take: feed.take, treat: { bytes, file in
             let decision = scanner.decision(bytes, path: file.displayPath)
             return Treatment(parse: decision == .parse || decision == .manifest || !prefilter,
-                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen)
+                             choice: decision == .parse ? .chosen : decision == .later ? .later : .notChosen,
+                             sketch: decision == .later ? NameSketch(bytes) : nil)
         })
         // Found in walk order; reported in path order.
         let (found, walk) = feed.finished()
@@ -235,7 +236,13 @@ public struct ProjectScanner {
             if !followUp.isEmpty { asked.append((index, followUp)) }
         }
         let selector = self.selector, readsInstead = self.readsInstead
-        let wanted = ParallelMap.map(count: asked.count, contexts: Array(repeating: (), count: jobs)) { _, item -> Bool in
+        // A file whose sketch from the first look holds none of the names is not read again.
+        let toRead = asked.indices.filter { item in
+            guard case .analyzed(let analyzed)? = outcomes[asked[item].index], let sketch = analyzed.sketch else { return true }
+            return selector.mayWant(sketch, asked[item].followUp)
+        }
+        let wanted = ParallelMap.map(count: toRead.count, contexts: Array(repeating: (), count: jobs)) { _, position -> Bool in
+            let item = toRead[position]
             // The first look found the bytes Swift text already: read, not checked again (a file
             // changed since is checked when it is parsed).
             let path = files[asked[item].index].absolutePath
@@ -243,8 +250,8 @@ public struct ProjectScanner {
             return selector.wants(bytes, asked[item].followUp)
         }
         var chosen: [Int] = []
-        for (item, wants) in wanted.enumerated() where wants == true { chosen.append(asked[item].index) }
-        trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) read again, at \(clock.elapsed()))")
+        for (position, wants) in wanted.enumerated() where wants == true { chosen.append(asked[toRead[position]].index) }
+        trace?("\(chosen.count) of \(later.count) files left for later mention what the clocks link by (\(asked.count) asked, \(toRead.count) read again, the rest ruled out by their sketches, at \(clock.elapsed()))")
         guard prefilter else {
             for index in chosen { if case .analyzed(let analyzed)? = outcomes[index] { analyzed.choice = .chosen } }
             return

@@ -238,6 +238,10 @@ public struct FileSelector: Sendable {
     /// Whether a file left for later must be parsed: it mentions a name of `followUp`.
     public func wants(_ bytes: [UInt8], _ followUp: FollowUp) -> Bool { followUp.search.isMentioned(in: bytes) }
 
+    /// Whether a file left for later, whose names `sketch` holds, may be wanted (`wants`): false only
+    /// when it mentions none of the names, so that its bytes need not be read again.
+    public func mayWant(_ sketch: NameSketch, _ followUp: FollowUp) -> Bool { followUp.search.mayBeMentioned(in: sketch) }
+
     /// Whether the bytes mention one of the names (`WordHash.ofName` hashes) as a whole word.
     public static func mentionsAny(of names: Set<UInt64>, in bytes: [UInt8]) -> Bool {
         guard !names.isEmpty else { return false }

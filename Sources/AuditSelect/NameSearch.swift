@@ -10,6 +10,8 @@ public struct NameSearch: Sendable {
     /// Nil when a name does not suit the screen (one byte long, or not one identifier: the screen
     /// would ask for each of its parts): every file is read.
     let screen: WordScreen?
+    /// The names' keys in a file's `NameSketch`; nil when a name is not one a sketch holds (no capital first).
+    private let sketchKeys: [UInt64]?
 
     /// `hash` is how the reading hashes a name where it stands (`WordHash.ofName`, or `ofWord` for
     /// the name after leading digits); nil leaves the name out.
@@ -17,9 +19,22 @@ public struct NameSearch: Sendable {
         self.names = Set(names.compactMap(hash))
         let suitable = !names.isEmpty && names.allSatisfy { SwiftWords.isAllNameBytes($0.utf8) }
         screen = suitable ? WordScreen(groups: names.sorted().map { [$0] }) : nil
+        var keys: [UInt64]? = []
+        for name in names where hash(name) != nil {
+            guard let key = NameSketch.key(of: name) else { keys = nil; break }
+            if let key { keys?.append(key) }
+        }
+        sketchKeys = keys
     }
 
     public var isEmpty: Bool { names.isEmpty }
+
+    /// Whether a file whose names `sketch` holds may mention one of the names: false only when none
+    /// of them is among its names (then `isMentioned` is false for its bytes too), without its bytes.
+    public func mayBeMentioned(in sketch: NameSketch) -> Bool {
+        guard let sketchKeys else { return true }
+        return sketchKeys.contains { sketch.mayHold($0) }
+    }
 
     /// Whether the bytes mention one of the names as a whole word.
     public func isMentioned(in bytes: [UInt8]) -> Bool {

@@ -58,4 +58,27 @@ void loadaudit_fingerprints_build(uint8_t *masks, const uint8_t *literals, const
 /// (`SourceBytes.problems`). Thirty-two or sixteen bytes at a time where the machine allows.
 long loadaudit_next_nul_or_non_ascii(const uint8_t *bytes, long count, long from);
 
+
+/// The longest length a name sketch tells apart: longer names all count as this long.
+#define LOADAUDIT_SKETCH_LENGTH_CAP 33
+
+/// The sketch key of a name (`length` name bytes that start with no digit): its first eight bytes
+/// (fewer when it is shorter, zeros after) and its length, capped at LOADAUDIT_SKETCH_LENGTH_CAP, mixed.
+uint64_t loadaudit_sketch_key(const uint8_t *name, long length);
+
+/// Adds to `bits` (`1 << log2_bits` bits, at least 64) the keys (`loadaudit_sketch_key`) of the names
+/// of `bytes` that start with a byte of `start_class`: at every word start (a byte of `word_class`
+/// after one that is none, as `loadaudit_next_word_start` finds them) whose byte is of `start_class`,
+/// the run of `name_class` bytes from there. Two bits per key, from its two halves. `word_nibbles`,
+/// `name_nibbles` and `start_nibbles` are `loadaudit_word_nibbles_build`'s tables of the three classes.
+/// A name of the bytes (a run of name bytes after its leading digits) always starts at such a word
+/// start and is that whole run, so the key's bits of each name that starts with a byte of
+/// `start_class` are set: such a name whose bits are not all set is not in the bytes.
+void loadaudit_sketch_names(const uint8_t *bytes, long count, const uint8_t *classes, uint8_t word_class, uint8_t name_class,
+                            uint8_t start_class, const uint8_t *word_nibbles, const uint8_t *name_nibbles, const uint8_t *start_nibbles,
+                            uint64_t *bits, int log2_bits);
+
+/// Whether both of the key's bits are set in a sketch of `1 << log2_bits` bits.
+int loadaudit_sketch_may_hold(const uint64_t *bits, int log2_bits, uint64_t key);
+
 #endif
