@@ -21,7 +21,7 @@ extension RotationReader {
                 noteChanges(in: code)
                 guard depth < Self.methodDepth, let owner else { continue }
                 code.body.walk { node in
-                    if node.type == SwiftNodeType.callExpression, let name = Self.calledMethodName(node) {
+                    if SwiftKinds.callExpression.contains(node), let name = Self.calledMethodName(node) {
                         for body in self.methods[owner + "." + name] ?? [] { next.append(ClockCode(body: body, clock: code.clock, waits: false)) }
                     }
                     return true
@@ -49,24 +49,25 @@ extension RotationReader {
         code.body.walk { node in
             if node.isError { return false }
             // Code that runs later, elsewhere: a nested clock's closure is that clock's.
-            if node != code.body, node.type == SwiftNodeType.lambdaLiteral, let call = node.parent?.parent, call.type == SwiftNodeType.callExpression,
+            // (Kinds asked by number, `SwiftKinds`: this walk asks them of every node of the clock's code.)
+            if node != code.body, SwiftKinds.lambdaLiteral.contains(node), let call = node.parent?.parent, call.type == SwiftNodeType.callExpression,
                let name = SwiftCall.calleeName(of: call), self.names.clockCalls.contains(name) { return false }
-            if node.type == SwiftNodeType.callExpression, let name = SwiftCall.calleeName(of: node), self.vocabulary.waitClocks[name] != nil, code.waits {
+            if SwiftKinds.callExpression.contains(node), let name = SwiftCall.calleeName(of: node), self.vocabulary.waitClocks[name] != nil, code.waits {
                 tick += 1
                 return false
             }
-            if node.type == SwiftNodeType.awaitExpression {
+            if SwiftKinds.awaitExpression.contains(node) {
                 let waits = node.namedChildren.contains { inner in
                     var isWait = false
                     inner.walk { call in
-                        if call.type == SwiftNodeType.callExpression, let name = SwiftCall.calleeName(of: call), self.vocabulary.waitClocks[name] != nil { isWait = true }
+                        if SwiftKinds.callExpression.contains(call), let name = SwiftCall.calleeName(of: call), self.vocabulary.waitClocks[name] != nil { isWait = true }
                         return !isWait
                     }
                     return isWait
                 }
                 if !waits { afterWork = true }
             }
-            guard node.type == SwiftNodeType.assignment, !node.hasError, let target = node.child(byField: SwiftField.target),
+            guard SwiftKinds.assignment.contains(node), !node.hasError, let target = node.child(byField: SwiftField.target),
                   let result = node.child(byField: SwiftField.result), let path = Self.path(of: target.namedChildren.last ?? target) else { return true }
             let operation = node.child(byField: SwiftField.operator)?.text ?? "="
             var shape: RotationFacts.ValueShape

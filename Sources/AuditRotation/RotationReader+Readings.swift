@@ -144,7 +144,7 @@ extension RotationReader {
                 isBody = false
                 return true
             }
-            if !chooses, node.isNamed, node.type == SwiftNodeType.initDeclaration, choosesState(node) { chooses = true }
+            if !chooses, node.isNamed, SwiftKinds.initDeclaration.contains(node), choosesState(node) { chooses = true }
             return false
         }
         return chooses
@@ -246,8 +246,8 @@ extension RotationReader {
         // Locals and parameters of the functions and blocks around it (inner ones first); the type's
         // own members are the resolver's business.
         for ancestor in path.reversed() {
-            guard ancestor.type != SwiftNodeType.classDeclaration, ancestor.type != SwiftNodeType.protocolDeclaration else { return context }
-            guard ancestor.type == SwiftNodeType.functionDeclaration || ancestor.type == SwiftNodeType.initDeclaration || ancestor.type == SwiftNodeType.statements else { continue }
+            guard !SwiftKinds.typeDeclaration.contains(ancestor) else { return context }
+            guard SwiftKinds.functionDeclaration.contains(ancestor) || SwiftKinds.initDeclaration.contains(ancestor) || SwiftKinds.statements.contains(ancestor) else { continue }
             for (name, type) in locals(of: ancestor) where context.localTypes[name] == nil { context.localTypes[name] = type }
         }
         return context
@@ -275,7 +275,7 @@ extension RotationReader {
 
     /// The name of the type (or extension) around code, from its ancestors (outermost first).
     static func owner(_ path: [Node]) -> String? {
-        path.last { $0.type == SwiftNodeType.classDeclaration || $0.type == SwiftNodeType.protocolDeclaration }.flatMap(SwiftDeclarations.declaredName(of:)).flatMap(word)
+        path.last { SwiftKinds.typeDeclaration.contains($0) }.flatMap(SwiftDeclarations.declaredName(of:)).flatMap(word)
     }
 
     /// `advance` of `advance()`, `self.advance()`, `self?.advance()`; nil for calls on anything else.

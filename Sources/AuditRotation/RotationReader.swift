@@ -153,7 +153,7 @@ struct RotationReader {
                 if Self.declaresOnly(path, kinds) { noteProperty(node, path: path) }
             case .function:
                 // A method: declared in a type's body.
-                if Self.declaresOnly(path, kinds), let parent = path.last, parent.type == SwiftNodeType.classBody || parent.type == SwiftNodeType.enumClassBody,
+                if Self.declaresOnly(path, kinds), let parent = path.last, SwiftKinds.typeBody.contains(parent),
                    let name = node.child(byField: SwiftField.name), let body = node.child(byField: SwiftField.body), let owner = Self.owner(path) {
                     methods[owner + "." + name.text, default: []].append(body)
                 }

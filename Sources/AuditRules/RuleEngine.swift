@@ -154,7 +154,7 @@ public struct RuleEngine: Sendable {
             // Everything this walk reports holds one of the names it matches.
             guard wordOffsets.anyStart(in: node.byteRange) else { return false }
             // Nothing inside a new or kept component's declaration is reported.
-            if node.type == SwiftNodeType.classDeclaration || node.type == SwiftNodeType.protocolDeclaration,
+            if SwiftKinds.typeDeclaration.contains(node),
                let name = SwiftDeclarations.declaredName(of: node), protected.contains(name.text) { return false }
             // Every pattern rule that matches: when several report the same code, `resolve` keeps the
             // most specific (`oneFindingPerNode`).

@@ -257,19 +257,17 @@ public enum SwiftDeclarations {
     /// The same, from ancestors already known (innermost first).
     public static func scopePath(ancestors: [Node]) -> String {
         var names: [String] = []
+        // Kinds asked by number (`SwiftKinds`): every ancestor of every finding is asked.
         for ancestor in ancestors {
-            switch ancestor.type {
-            case SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration:
+            if SwiftKinds.typeDeclaration.contains(ancestor) {
                 if let name = declaredName(of: ancestor) { names.append(name.text) }
-            case SwiftNodeType.functionDeclaration:
+            } else if SwiftKinds.functionDeclaration.contains(ancestor) {
                 if let name = ancestor.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) { names.append(name.text) }
-            case SwiftNodeType.propertyDeclaration:
+            } else if SwiftKinds.propertyDeclaration.contains(ancestor) {
                 let pattern = ancestor.namedChildren.first { $0.type == SwiftNodeType.pattern }
                 if let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) ?? pattern { names.append(name.text) }
-            case SwiftNodeType.initDeclaration:
+            } else if SwiftKinds.initDeclaration.contains(ancestor) {
                 names.append("init")
-            default:
-                break
             }
         }
         return names.reversed().joined(separator: ".")

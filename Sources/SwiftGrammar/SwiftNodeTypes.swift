@@ -1,3 +1,5 @@
+import TreeSitter
+
 /// The Swift grammar's node types and field names that loadaudit asks for, named once here: SwiftGrammar's
 /// own code and the engine in AuditRules write `node.type == SwiftNodeType.callExpression`,
 /// `child(byField: SwiftField.target)`, and no module writes the grammar's vocabulary as a literal.
@@ -108,4 +110,45 @@ public enum SwiftField {
     @inlinable public static var target: String { "target" }
     @inlinable public static var `type`: String { "type" }
     @inlinable public static var value: String { "value" }
+}
+
+/// Node kinds asked by the grammar's numbers (`Node.symbol`) instead of by name: `node.type` makes a
+/// `String` per call and comparing it with a name costs a string comparison, on walks that ask of
+/// every node. `SwiftKinds.callExpression.contains(node)` is `node.type == SwiftNodeType.callExpression`
+/// for a tree of the Swift grammar (every tree loadaudit makes): the kinds of those names, each name's
+/// every number (`Language.symbols(named:)`); the built-in error symbols, outside the grammar's table,
+/// are in no kind. `SwiftKindsTests` compares both at every node of every fixture.
+public struct SwiftKinds: Sendable {
+    /// Whether each symbol is one of the kinds.
+    private let members: [Bool]
+
+    public init(_ names: String...) {
+        var members = [Bool](repeating: false, count: Language.swift.symbolCount)
+        for name in names { for symbol in Language.swift.symbols(named: name) { members[symbol] = true } }
+        self.members = members
+    }
+
+    /// Whether the node is of one of the kinds.
+    @inline(__always)
+    public func contains(_ node: Node) -> Bool {
+        let symbol = node.symbol
+        return symbol < members.count && members[symbol]
+    }
+
+    public static let assignment = SwiftKinds(SwiftNodeType.assignment)
+    public static let awaitExpression = SwiftKinds(SwiftNodeType.awaitExpression)
+    public static let callExpression = SwiftKinds(SwiftNodeType.callExpression)
+    public static let classBody = SwiftKinds(SwiftNodeType.classBody)
+    public static let classDeclaration = SwiftKinds(SwiftNodeType.classDeclaration)
+    public static let enumClassBody = SwiftKinds(SwiftNodeType.enumClassBody)
+    public static let functionDeclaration = SwiftKinds(SwiftNodeType.functionDeclaration)
+    public static let initDeclaration = SwiftKinds(SwiftNodeType.initDeclaration)
+    public static let lambdaLiteral = SwiftKinds(SwiftNodeType.lambdaLiteral)
+    public static let propertyDeclaration = SwiftKinds(SwiftNodeType.propertyDeclaration)
+    public static let protocolDeclaration = SwiftKinds(SwiftNodeType.protocolDeclaration)
+    public static let statements = SwiftKinds(SwiftNodeType.statements)
+    /// A type's declaration: `class_declaration` (classes, structs, enums, actors, extensions) or `protocol_declaration`.
+    public static let typeDeclaration = SwiftKinds(SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration)
+    /// A type's body: `class_body` or `enum_class_body`.
+    public static let typeBody = SwiftKinds(SwiftNodeType.classBody, SwiftNodeType.enumClassBody)
 }

@@ -43,11 +43,20 @@ public enum SwiftPackageManifest {
         }
     }
 
-    public static func read(_ tree: Tree) -> PackageManifest {
+    /// The words every target function's name holds (`executableTarget` holds `Target`): a subtree
+    /// where none starts holds no target call.
+    static let targetWords = WordSet(["target", "Target", "macro", "plugin", "systemLibrary"].map { Array($0.utf8) })
+
+    /// The manifest's targets. With `skipsUnmarkedSubtrees`, the walk goes only into the subtrees
+    /// where a word of a target function's name (`targetWords`) starts, and a call's callee is read
+    /// before its arguments; without, every node is read (the plain way, for `ManifestReadingTests`).
+    public static func read(_ tree: Tree, skipsUnmarkedSubtrees: Bool = true) -> PackageManifest {
         var targets: [PackageManifest.Target] = []
+        let offsets = skipsUnmarkedSubtrees ? WordOffsets(tree.source, words: targetWords) : .everywhere
         tree.rootNode.walk { node in
-            guard node.type == SwiftNodeType.callExpression, let call = SwiftCall(node), let name = Self.targetFunction(call.callee), let kind = kinds[name],
-                  let nameArgument = call.argument(labelled: "name"),
+            guard offsets.anyStart(in: node.byteRange) else { return false }
+            guard SwiftKinds.callExpression.contains(node), let callee = node.namedChild(at: 0), let name = Self.targetFunction(callee), let kind = kinds[name],
+                  let call = SwiftCall(node), let nameArgument = call.argument(labelled: "name"),
                   let targetName = literal(nameArgument.value) else { return true }
             let path = call.argument(labelled: "path").flatMap { literal($0.value) }
             if !targets.contains(where: { $0.name == targetName }) { targets.append(PackageManifest.Target(name: targetName, kind: kind, path: path)) }

@@ -31,7 +31,12 @@ public struct Node {
     public var symbol: Int { Int(ts_node_symbol(raw)) }
     public var isNamed: Bool { ts_node_is_named(raw) }
     public var isMissing: Bool { ts_node_is_missing(raw) }
-    public var isError: Bool { type == "ERROR" }
+    /// Whether the node is a syntax error (`type == "ERROR"`), asked by number: a node's kind is in the
+    /// grammar's table except for the built-in error symbols, which are asked of the C library as before.
+    public var isError: Bool {
+        let symbol = Int(ts_node_symbol(raw))
+        return symbol < tree.isErrorNamed.count ? tree.isErrorNamed[symbol] : String(cString: ts_node_type(raw)) == "ERROR"
+    }
     public var hasError: Bool { ts_node_has_error(raw) }
 
     public var startByte: Int { Int(ts_node_start_byte(raw)) }

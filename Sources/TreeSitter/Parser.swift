@@ -34,6 +34,8 @@ public struct Language: @unchecked Sendable {
     /// compares the name with the grammar's field names one by one (`strncmp`), on every
     /// `Node.child(byField:)`; a name missing here is still asked of it.
     let fieldIDs: [String: TSFieldId]
+    /// Whether each symbol is named `ERROR` (`Node.isError` without a string per node).
+    let isErrorNamed: [Bool]
 
     init(pointer: OpaquePointer) {
         self.pointer = pointer
@@ -50,6 +52,7 @@ public struct Language: @unchecked Sendable {
             }
         }
         self.fieldIDs = fieldIDs
+        isErrorNamed = symbolNames.map { $0 == "ERROR" }
     }
 
     /// The Swift grammar linked in by scripts/bootstrap.
@@ -163,6 +166,7 @@ public final class Tree {
     public let source: SourceText
     let symbolNames: [String]
     let fieldIDs: [String: TSFieldId]
+    let isErrorNamed: [Bool]
     /// Made in a parse arena, which takes its memory back (see `ArenaParse`).
     fileprivate var abandoned = false
 
@@ -171,6 +175,7 @@ public final class Tree {
         self.source = source
         symbolNames = language.symbolNames
         fieldIDs = language.fieldIDs
+        isErrorNamed = language.isErrorNamed
     }
 
     deinit {
