@@ -6,30 +6,9 @@ import XCTest
 /// parser.h's loop picks (or none) for every lookahead; and a map the step cannot prove that for is
 /// refused and the file left as it was.
 final class GrammarAdvanceMapTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let script = root.appendingPathComponent("scripts/adapt-grammar-advance-maps")
-    static let headers = root.appendingPathComponent("Sources/CTreeSitterSwift/grammar")
+    static let script = GrammarStepTesting.root.appendingPathComponent("scripts/adapt-grammar-advance-maps")
 
-    /// SplitMix64, so that a failure names the seed that reproduces it.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &+ 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
-    /// A key as the generator writes it: a printable ASCII character quoted, an escape, else hex or decimal.
-    static func literal(_ value: Int, _ random: inout Random) -> String {
-        let escapes: [Int: String] = [0: "'\\0'", 9: "'\\t'", 10: "'\\n'", 13: "'\\r'", 0x27: "'\\''", 0x5C: "'\\\\'"]
-        if let escaped = escapes[value], random.below(2) == 0 { return escaped }
-        if value > 0x20, value < 0x7F, value != 0x27, value != 0x5C, random.below(3) > 0 { return "'\(Character(UnicodeScalar(UInt8(value))))'" }
-        return random.below(4) == 0 ? String(value) : "0x" + String(value, radix: 16)
-    }
+    typealias Random = GrammarStepTesting.Random
 
     /// `count` lexer-like functions, each one ADVANCE_MAP of distinct keys (mostly ASCII, some up to
     /// 0xFFFF) in the generator's layout, returning the state it jumps to or -1.
@@ -43,46 +22,20 @@ final class GrammarAdvanceMapTests: XCTestCase {
                 if !keys.contains(key) { keys.append(key) }
             }
             text += "static int lex_\(index)(int32_t lookahead) {\n  TSStateId state = 0;\n  ADVANCE_MAP(\n"
-            for key in keys { text += "    \(literal(key, &random)), \(random.below(0x10000)),\n" }
+            for key in keys { text += "    \(GrammarStepTesting.literal(key, &random)), \(random.below(0x10000)),\n" }
             text += "  );\n  return -1;\nnext_state:\n  return state;\n}\n\n"
         }
         return text
     }
 
-    func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    func adapt(_ text: String, in folder: URL) throws -> GrammarStepTesting.StepRun {
+        try GrammarStepTesting.adapt(text, with: Self.script, in: folder)
     }
 
-    func adapt(_ text: String, in folder: URL) throws -> (status: Int32, errors: String, file: String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else {
-            throw XCTSkip("python3 is not installed (scripts/bootstrap needs it anyway)")
-        }
-        let parser = folder.appendingPathComponent("parser.c")
-        try text.write(to: parser, atomically: true, encoding: .utf8)
-        let result = try run("python3", [Self.script.path, parser.path])
-        return (result.status, result.output, try String(contentsOf: parser, encoding: .utf8))
-    }
-
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("advance-maps-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
-    }
+    func temporaryFolder() throws -> URL { try temporaryGrammarStepFolder("advance-maps") }
 
     func testEachSwitchPicksTheStateTheMapsLoopPicks() throws {
-        guard FileManager.default.fileExists(atPath: Self.headers.appendingPathComponent("tree_sitter/parser.h").path) else {
-            throw XCTSkip("run scripts/bootstrap first: no grammar headers in Sources/CTreeSitterSwift/grammar")
-        }
+        try GrammarStepTesting.requireHeaders()
         let count = 12
         for seed: UInt64 in [3, 77, 2026] {
             let folder = try temporaryFolder()
@@ -107,12 +60,9 @@ final class GrammarAdvanceMapTests: XCTestCase {
                 """
             }
             harness += "  printf(\"wrong %ld jumps %ld\\n\", wrong, jumps);\n  return wrong != 0;\n}\n"
-            let source = folder.appendingPathComponent("harness.c")
-            try harness.write(to: source, atomically: true, encoding: .utf8)
-            let binary = folder.appendingPathComponent("harness")
-            let compiled = try run(ProcessInfo.processInfo.environment["CC"] ?? "cc", ["-O1", "-std=c11", "-w", "-I", Self.headers.path, source.path, "-o", binary.path])
+            let (compiled, ran) = try GrammarStepTesting.compileAndRun(harness, in: folder)
             XCTAssertEqual(compiled.status, 0, compiled.output)
-            let checked = try run(binary.path, [])
+            let checked = try XCTUnwrap(ran)
             let keys = plain.components(separatedBy: "\n").filter { $0.hasPrefix("    ") && $0.hasSuffix(",") }.count
             XCTAssertEqual(checked.output, "wrong 0 jumps \(keys)\n", "seed \(seed): each key jumps once, nothing else does")
             XCTAssertEqual(checked.status, 0, "seed \(seed)")

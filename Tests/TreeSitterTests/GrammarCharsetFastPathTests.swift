@@ -6,32 +6,9 @@ import XCTest
 /// (every code point, and negative values) exactly as parser.h's binary search and a plain scan of the
 /// ranges do; and a file the step cannot prove it for is refused and left as it was.
 final class GrammarCharsetFastPathTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let script = root.appendingPathComponent("scripts/adapt-grammar-charsets")
-    /// parser.h as bootstrap puts it beside the grammar's sources (the runtime headers the grammar is compiled with).
-    static let headers = root.appendingPathComponent("Sources/CTreeSitterSwift/grammar")
+    static let script = GrammarStepTesting.root.appendingPathComponent("scripts/adapt-grammar-charsets")
 
-    /// SplitMix64, so that a failure names the seed that reproduces it.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &+ 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
-    /// A code point as the generator writes it: a printable ASCII character quoted, a control character
-    /// or quote escaped, anything else in hex (and, to read every form, sometimes in decimal).
-    static func literal(_ value: Int, _ random: inout Random) -> String {
-        let escapes: [Int: String] = [0: "'\\0'", 9: "'\\t'", 10: "'\\n'", 11: "'\\v'", 12: "'\\f'", 13: "'\\r'", 0x27: "'\\''", 0x5C: "'\\\\'"]
-        if let escaped = escapes[value], random.below(2) == 0 { return escaped }
-        if value > 0x20, value < 0x7F, value != 0x27, value != 0x5C, random.below(3) > 0 { return "'\(Character(UnicodeScalar(UInt8(value))))'" }
-        return random.below(4) == 0 ? String(value) : "0x" + String(value, radix: 16)
-    }
+    typealias Random = GrammarStepTesting.Random
 
     /// Sorted, disjoint ranges: dense below 128 (where the table answers), sparse up to 0x10FFFF.
     static func ranges(_ random: inout Random) -> [(Int, Int)] {
@@ -55,7 +32,7 @@ final class GrammarCharsetFastPathTests: XCTestCase {
             sets.append(set)
             text += "static const TSCharacterRange sym_token_character_set_\(index)[] = {\n"
             for row in stride(from: 0, to: set.count, by: 8) {
-                text += "  " + set[row..<min(row + 8, set.count)].map { "{\(literal($0.0, &random)), \(literal($0.1, &random))}," }.joined(separator: " ") + "\n"
+                text += "  " + set[row..<min(row + 8, set.count)].map { "{\(GrammarStepTesting.literal($0.0, &random)), \(GrammarStepTesting.literal($0.1, &random))}," }.joined(separator: " ") + "\n"
             }
             text += "};\n\n"
         }
@@ -72,46 +49,14 @@ final class GrammarCharsetFastPathTests: XCTestCase {
         return (text, sets)
     }
 
-    struct Run {
-        let status: Int32
-        let errors: String
-        let file: String
+    func adapt(_ text: String, in folder: URL) throws -> GrammarStepTesting.StepRun {
+        try GrammarStepTesting.adapt(text, with: Self.script, in: folder)
     }
 
-    func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
-    func adapt(_ text: String, in folder: URL) throws -> Run {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else {
-            throw XCTSkip("python3 is not installed (scripts/bootstrap needs it anyway)")
-        }
-        let parser = folder.appendingPathComponent("parser.c")
-        try text.write(to: parser, atomically: true, encoding: .utf8)
-        let result = try run("python3", [Self.script.path, parser.path])
-        return Run(status: result.status, errors: result.output, file: try String(contentsOf: parser, encoding: .utf8))
-    }
-
-    func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("charsets-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
-    }
+    func temporaryFolder() throws -> URL { try temporaryGrammarStepFolder("charsets") }
 
     func testTheFastPathAnswersEveryLookaheadAsTheBinarySearchDoes() throws {
-        guard FileManager.default.fileExists(atPath: Self.headers.appendingPathComponent("tree_sitter/parser.h").path) else {
-            throw XCTSkip("run scripts/bootstrap first: no grammar headers in Sources/CTreeSitterSwift/grammar")
-        }
+        try GrammarStepTesting.requireHeaders()
         for seed: UInt64 in [1, 42, 2026] {
             let folder = try temporaryFolder()
             let (text, sets) = Self.parser(seed: seed, count: 4)
@@ -137,12 +82,9 @@ final class GrammarCharsetFastPathTests: XCTestCase {
                 """
             }
             harness += "  printf(\"wrong %ld members %ld\\n\", wrong, members);\n  return wrong != 0;\n}\n"
-            let source = folder.appendingPathComponent("harness.c")
-            try harness.write(to: source, atomically: true, encoding: .utf8)
-            let binary = folder.appendingPathComponent("harness")
-            let compiled = try run(ProcessInfo.processInfo.environment["CC"] ?? "cc", ["-O1", "-std=c11", "-w", "-I", Self.headers.path, source.path, "-o", binary.path])
+            let (compiled, ran) = try GrammarStepTesting.compileAndRun(harness, in: folder)
             XCTAssertEqual(compiled.status, 0, compiled.output)
-            let checked = try run(binary.path, [])
+            let checked = try XCTUnwrap(ran)
             let expectedMembers = sets.joined().reduce(0) { $0 + $1.1 - $1.0 + 1 }
             XCTAssertEqual(checked.output, "wrong 0 members \(expectedMembers)\n", "seed \(seed)")
             XCTAssertEqual(checked.status, 0, "seed \(seed)")
