@@ -32,7 +32,7 @@ final class ReaderShortcutTests: XCTestCase {
         let vocabulary = try XCTUnwrap(RuleEngine(ruleSet: .builtIn()).selectionNeeds.rotation)
         let words = RotationReader.walkWords(vocabulary)
         XCTAssertGreaterThan(words.count, 10)
-        for source in Self.fixtureSources() {
+        for source in fixtureSwiftSources() {
             XCTAssertEqual(WordOffsets(source, words: WordSet(words)).startOffsets, Array(Set(WordOffsets.plainStarts(source, words: words))).sorted())
         }
     }
@@ -44,7 +44,7 @@ final class ReaderShortcutTests: XCTestCase {
         let fields = Array(Language.swift.fieldIDs.keys) + ["no_such_field", ""]
         XCTAssertGreaterThan(fields.count, 20)
         var children = 0
-        for source in Self.fixtureSources() {
+        for source in fixtureSwiftSources() {
             try Parser().parse(source).rootNode.walk { node in
                 for field in fields {
                     let fast = node.child(byField: field), plain = node.childAskingByName(field: field)
@@ -69,18 +69,5 @@ final class ReaderShortcutTests: XCTestCase {
             if RotationReader.isPlainName(name) { plain += 1 }
         }
         XCTAssertGreaterThan(plain, 1_000)
-    }
-
-    /// The Swift files of every fixture app.
-    private static func fixtureSources() -> [SourceText] {
-        let fixtures = RepositoryFolder.root.appendingPathComponent("fixtures")
-        let walker = FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)
-        var sources: [SourceText] = []
-        while let url = walker?.nextObject() as? URL {
-            guard url.pathExtension == "swift", let data = try? Data(contentsOf: url) else { continue }
-            sources.append(SourceText(bytes: Array(data)))
-        }
-        XCTAssertGreaterThan(sources.count, 50)
-        return sources
     }
 }

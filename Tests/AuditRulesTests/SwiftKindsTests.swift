@@ -18,7 +18,7 @@ final class SwiftKindsTests: XCTestCase {
             (.typeDeclaration, [SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration]),
             (.typeBody, [SwiftNodeType.classBody, SwiftNodeType.enumClassBody]),
         ]
-        var sources = Self.fixtureSources()
+        var sources = fixtureSwiftSources()
         sources.append(SourceText("protocol Loader: AnyObject { func load() async throws -> [String] }\nenum Tip: String { case a, b }\n"))
         // Broken code: ERROR nodes (outside the grammar's table) and MISSING ones.
         sources.append(SourceText("struct A { func f( { let x = [1, 2 }\nclass B: { var y = }\n@@@ init(\n"))
@@ -39,17 +39,5 @@ final class SwiftKindsTests: XCTestCase {
         }
         for (index, count) in seen.enumerated() { XCTAssertGreaterThan(count, 0, "\(kinds[index].1) never seen") }
         XCTAssertGreaterThan(errors, 2)
-    }
-
-    private static func fixtureSources() -> [SourceText] {
-        let fixtures = RepositoryFolder.root.appendingPathComponent("fixtures")
-        let walker = FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)
-        var sources: [SourceText] = []
-        while let url = walker?.nextObject() as? URL {
-            guard url.pathExtension == "swift", let data = try? Data(contentsOf: url) else { continue }
-            sources.append(SourceText(bytes: Array(data)))
-        }
-        XCTAssertGreaterThan(sources.count, 50)
-        return sources
     }
 }
