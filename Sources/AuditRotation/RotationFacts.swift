@@ -100,6 +100,9 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         public var switchesOnSelf = false
         /// A stored value that starts as a random pick (`var quip = Quips.all.randomElement() ?? ""`).
         public var initialPick: ValueShape?
+        /// Made by the compiler, not written in the file (a `String, CaseIterable` enum's `allCases`):
+        /// never among the names the file states (`statedNames`), which its bytes must mention.
+        public var isSynthesized: Bool?
     }
 
     /// A change a clock makes: the value at `target` (in `context`) set to something of `shape`.
@@ -293,7 +296,7 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         var names = Set(globals.keys)
         for type in types {
             names.insert(type.name)
-            names.formUnion(type.members.keys)
+            names.formUnion(type.members.compactMap { $0.value.isSynthesized == true ? nil : $0.key })
             for member in type.members.values { if let stated = member.type { names.insert(stated) } }
         }
         func add(_ shape: ValueShape, _ context: Context) {

@@ -200,6 +200,7 @@ struct RotationReader {
             if type.isEnum, marks.contains("String"), marks.contains("CaseIterable"), type.cases.count >= 2 {
                 var all = RotationFacts.Member(place: place("allCases", name))
                 all.messages = type.cases.count
+                all.isSynthesized = true
                 type.members["allCases"] = all
             }
             type.initChooses = Self.hasChoosingInit(body)

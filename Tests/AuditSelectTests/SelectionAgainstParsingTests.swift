@@ -206,6 +206,31 @@ final class SelectionAgainstParsingTests: XCTestCase {
     }
 
 
+    /// A `String, CaseIterable` enum's `allCases` is the compiler's: the reader keeps it as a member
+    /// (another file's `Tip.allCases[i].rawValue` reads its strings), but a file whose bytes never say
+    /// `allCases` does not state it (the follow-up's whole-word search could not find it; found by the
+    /// fuzzer).
+    func testASynthesizedAllCasesIsNoNameTheFileStates() throws {
+        let text = """
+            enum LoadingTip: String, CaseIterable {
+                case syncing = "Syncing your library"
+                case sorting = "Sorting by date"
+                case almost = "Almost there"
+            }
+
+            """
+        let bytes = Array(text.utf8)
+        let engine = RuleEngine(ruleSet: .builtIn())
+        let facts = try XCTUnwrap(engine.analyze(tree: try Parser().parse(SourceText(bytes: bytes)), file: "LoadingTip.swift").rotation)
+        XCTAssertEqual(facts.types.first?.members["allCases"]?.messages, 3, "the member is kept for the resolver")
+        XCTAssertTrue(facts.statedNames.contains("LoadingTip"))
+        XCTAssertFalse(facts.statedNames.contains("allCases"))
+        for name in facts.statedNames {
+            let hash = try XCTUnwrap(WordHash.ofWord(name))
+            XCTAssertTrue(FileSelector.mentionsAny(of: [hash], in: bytes), name)
+        }
+    }
+
     /// What a file's analysis reports without the rounds: its candidates' rules, suppressions, re-exports.
     static func reportable(_ analysis: FileAnalysis) -> [String] {
         analysis.candidates.map(\.finding.ruleId) + analysis.suppressions.map { "suppression at line \($0.line)" }
