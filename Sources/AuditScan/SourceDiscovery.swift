@@ -20,11 +20,21 @@ public struct InputPathError: Error, Equatable, CustomStringConvertible {
 /// Finds the Swift files under the given paths. Skips build products and dependency folders, honours
 /// `.gitignore` inside a git work tree, follows symbolic links but never loops.
 public struct SourceDiscovery {
-    /// Folders that hold build products or other people's code, never the app's own sources.
+    /// Folders that hold build products or other people's code, never the app's own sources (and, by
+    /// their suffix, `skippedFolderSuffixes`).
     public static let skippedFolderNames: Set<String> = [".git", "Pods", "Carthage", "DerivedData", ".swiftpm", "SourcePackages"]
 
+    /// The suffixes of the bundle folders Xcode keeps its own data in, which hold no compiled Swift: asset
+    /// catalogs (`.imageset`, `.colorset`, `.appiconset` folders, a few thousand in a large app; SwiftPM
+    /// treats an `.xcassets` as one opaque resource too) and the project and workspace bundles (an
+    /// `.xcodeproj`'s `project.pbxproj`, `xcshareddata`, `xcuserdata`). The walk notes the bundle itself
+    /// in its parent (an `.xcodeproj` names a module) but never reads inside: no entry in one is a project
+    /// marker (`project.xcworkspace` is named as none), and `ProjectFolders.fromPaths` stops at the
+    /// project bundles as well. `.lproj` folders are walked: SwiftPM compiles a `.swift` file inside one.
+    public static let skippedFolderSuffixes = [".xcassets", ".xcodeproj", ".xcworkspace"]
+
     public static func isSkippedFolder(_ name: String) -> Bool {
-        skippedFolderNames.contains(name) || name.hasPrefix(".build")
+        skippedFolderNames.contains(name) || name.hasPrefix(".build") || skippedFolderSuffixes.contains { name.hasSuffix($0) }
     }
 
     public let currentDirectory: String
@@ -321,7 +331,11 @@ public struct SourceDiscovery {
                 addIfAdmitted(path, relativePath: relativePath, ignored: ignored, base: base, into: &result, found: found)
                 continue
             }
-            if type == UInt8(DT_DIR) { result.projectFolders.note(entryNamed: name, isFolder: true, in: directory) }
+            if type == UInt8(DT_DIR) {
+                result.projectFolders.note(entryNamed: name, isFolder: true, in: directory)
+                // Passed by on its name, before any call about it.
+                if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
+            }
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             var isDirectory = (info.st_mode & S_IFMT) == S_IFDIR

@@ -74,6 +74,26 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(result.filesScanned, 1)
     }
 
+    /// Xcode's bundle folders (asset catalogs, project and workspace bundles) hold no compiled Swift: the
+    /// walk passes them by, as a skipped name, but still notes an `.xcodeproj` for the project model. A
+    /// folder or file inside one named on the command line is scanned; an `.lproj` folder is walked.
+    func testXcodeBundleFoldersAreSkippedUnlessNamed() throws {
+        try write("Assets.xcassets/Logo.imageset/Tint.swift", spinner)
+        try write("Assets.xcassets/Contents.json", "{}")
+        try write("App.xcodeproj/project.pbxproj", "// Xcode project\n")
+        try write("App.xcodeproj/xcshareddata/Helper.swift", spinner)
+        try write("App.xcworkspace/Sidecar.swift", spinner)
+        try write("App/en.lproj/Localized.swift", spinner)
+        try write("App/Screen.swift", spinner)
+        XCTAssertEqual(try scan().findings.map(\.file), ["App/Screen.swift", "App/en.lproj/Localized.swift"])
+        let walk = try SourceDiscovery(currentDirectory: root.path).discover([root.path])
+        XCTAssertEqual(walk.projectFolders.xcodeProjects, [root.path: ["App"]])
+        XCTAssertEqual(walk.projectFolders.markers, [root.path: [.xcodeProject, .xcodeWorkspace]])
+        XCTAssertEqual(try scan([root.appendingPathComponent("Assets.xcassets").path]).findings.map(\.file), ["Assets.xcassets/Logo.imageset/Tint.swift"])
+        XCTAssertEqual(try scan([root.appendingPathComponent("App.xcodeproj/xcshareddata/Helper.swift").path]).findings.map(\.file),
+                       ["App.xcodeproj/xcshareddata/Helper.swift"])
+    }
+
     func testGitignoreIsHonouredInsideAWorkTreeAndExplicitFilesAreAlwaysScanned() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
         try write(".gitignore", "Generated/\n*.generated.swift\n")
