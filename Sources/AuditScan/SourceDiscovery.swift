@@ -190,8 +190,7 @@ public struct SourceDiscovery {
                 result.roots.append(input.isDirectory ? input.absolute : (input.absolute as NSString).deletingLastPathComponent)
             }
             if input.isDirectory {
-                let root = FileIdentity(path: input.absolute).map { [$0] } ?? []
-                walk(directory: input.absolute, relative: "", ancestors: root, ignored: input.ignored, base: base, into: &result, found: found)
+                walk(directory: input.absolute, relative: "", identity: nil, ancestors: [], ignored: input.ignored, base: base, into: &result, found: found)
             } else {
                 // A file named explicitly is scanned whatever its name or ignore status.
                 add(input.absolute, base: base, into: &result, found: found)
@@ -250,10 +249,16 @@ public struct SourceDiscovery {
     /// say), in byte order of their names with a `/` after each folder's: the order in which their
     /// paths sort (`A-B.swift`, `A.swift`, `A/B.swift`), so that the walk finds a tree's files in
     /// report order and sorting them costs one look at each. Regular files that are not Swift are
-    /// left out. Nil when the folder cannot be read.
-    private static func entries(of directory: String) -> [(name: String, type: UInt8)]? {
+    /// left out. With `identifying`, also the folder's identity, asked of the descriptor `opendir`
+    /// opened (`fstat`: no walk of the path, as a `stat` of it costs). Nil when the folder cannot be read.
+    private static func entries(of directory: String, identifying: Bool) -> (entries: [(name: String, type: UInt8)], identity: FileIdentity?)? {
         guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
+        var identity: FileIdentity?
+        if identifying {
+            var info = stat()
+            if fstat(dirfd(handle), &info) == 0 { identity = FileIdentity(info) }
+        }
         // The names, each NUL-terminated (a folder's with its `/`), in one buffer, sorted as C strings:
         // sorting `String`s retained and released both at every comparison, and made a `String` of
         // every entry, the folder's images and data files too.
@@ -276,8 +281,8 @@ public struct SourceDiscovery {
             names.append(0)
             entries.append((start, type))
         }
-        guard !entries.isEmpty else { return [] }
-        return names.withUnsafeBufferPointer { buffer in
+        guard !entries.isEmpty else { return ([], identity) }
+        let sorted = names.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             entries.sort { strcmp(base + $0.start, base + $1.start) < 0 }
             return entries.map { entry in
@@ -287,6 +292,7 @@ public struct SourceDiscovery {
                 return (String(decoding: buffer[entry.start..<end], as: UTF8.self), entry.type)
             }
         }
+        return (sorted, identity)
     }
 
     /// Whether the name from `start` to the end of `names` ends in `.swift`.
@@ -305,18 +311,28 @@ public struct SourceDiscovery {
         return ProjectMarkers.isMarkerFileName(String(decoding: names[start...], as: UTF8.self))
     }
 
-    /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only folders (whose
-    /// identity finds link loops), links and entries of unknown type are asked about. The walk runs
-    /// beside the scan's workers, on one of the same cores, and a large tree has hundreds of thousands
-    /// of entries.
+    /// Walks with `readdir`'s entry types, so that most entries cost no `stat`: only links and entries
+    /// of unknown type are asked about. A folder's identity (which finds link loops: `ancestors` are
+    /// the folders above, by identity) is the `stat` of the link that led to it when one did
+    /// (`identity`), else asked of the descriptor its entries are read through, where the loop check
+    /// is made too (a folder reached by its own name can only loop through a bind mount). The walk
+    /// runs beside the scan's workers, on one of the same cores, and a large tree has hundreds of
+    /// thousands of entries.
     private func walk(
-        directory: String, relative: String, ancestors: [FileIdentity], ignored: Set<String>, base: String,
+        directory: String, relative: String, identity: FileIdentity?, ancestors: [FileIdentity], ignored: Set<String>, base: String,
         into result: inout Result, found: ((SourceFileReference) -> Void)?
     ) {
-        guard let entries = Self.entries(of: directory) else {
+        guard let (entries, opened) = Self.entries(of: directory, identifying: identity == nil) else {
             result.problems.append(FileProblem(file: display(directory, base: base), kind: .unreadable, detail: "cannot read the folder (permission denied?)"))
             return
         }
+        var ancestors = ancestors
+        if identity == nil, let opened, ancestors.contains(opened) {
+            result.problems.append(FileProblem(file: display(directory, base: base), kind: .symlinkLoop,
+                                               detail: "symbolic link loop (points back to \(display(realPath(directory), base: base))): skipped"))
+            return
+        }
+        if let known = identity ?? opened { ancestors.append(known) }
         for (name, type) in entries {
             let isSwift = name.hasSuffix(".swift")
             if type == UInt8(DT_REG) {
@@ -333,8 +349,11 @@ public struct SourceDiscovery {
             }
             if type == UInt8(DT_DIR) {
                 result.projectFolders.note(entryNamed: name, isFolder: true, in: directory)
-                // Passed by on its name, before any call about it.
+                // Passed by on its name, before any call about it; its identity is asked where it is opened.
                 if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
+                walk(directory: path, relative: relativePath, identity: nil, ancestors: ancestors, ignored: ignored, base: base,
+                     into: &result, found: found)
+                continue
             }
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
@@ -353,16 +372,16 @@ public struct SourceDiscovery {
                 isDirectory = (targetInfo.st_mode & S_IFMT) == S_IFDIR
                 info = targetInfo
             }
-            let identity = FileIdentity(info)
-            if type != UInt8(DT_DIR) { result.projectFolders.note(entryNamed: name, isFolder: isDirectory, in: directory) }
+            let target = FileIdentity(info)
+            result.projectFolders.note(entryNamed: name, isFolder: isDirectory, in: directory)
             if isDirectory {
                 if Self.isSkippedFolder(name) || ignored.contains(relativePath + "/") { continue }
-                if ancestors.contains(identity) {
+                if ancestors.contains(target) {
                     result.problems.append(FileProblem(file: display(path, base: base), kind: .symlinkLoop,
                                                        detail: "symbolic link loop (points back to \(display(realPath(path), base: base))): skipped"))
                     continue
                 }
-                walk(directory: path, relative: relativePath, ancestors: ancestors + [identity], ignored: ignored, base: base,
+                walk(directory: path, relative: relativePath, identity: target, ancestors: ancestors, ignored: ignored, base: base,
                      into: &result, found: found)
             } else if isSwift {
                 addIfAdmitted(path, relativePath: relativePath, ignored: ignored, base: base, into: &result, found: found)
