@@ -105,11 +105,14 @@ public struct SourceDiscovery {
     /// by (named files are scanned whatever ignores them). Nil when that does not apply: a path not
     /// inside `root`, or `root` itself among them.
     public func resolve(_ paths: [String], within root: String) throws -> Inputs? {
-        var requested = try resolve(paths)
         let rootPath = absolutePath(root)
-        let folders = requested.resolved.map(\.absolute)
+        // Decided on the paths alone, before `resolve` asks git what `.gitignore` leaves out (a process
+        // of ten milliseconds and more before the walk can start): when this is nil the caller resolves
+        // the same paths again, and a scan of the project folder itself asked git twice.
+        let folders = (paths.isEmpty ? ["."] : paths).map(absolutePath)
         guard !folders.contains(rootPath),
               folders.allSatisfy({ $0.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") }) else { return nil }
+        var requested = try resolve(paths)
         let walked = try resolve([root])
         // A folder asked for that the walk of the project never enters (a skipped name such as `Pods`, or
         // what `.gitignore` ignores) is walked on its own: a path named on the command line is scanned

@@ -123,6 +123,32 @@ final class ScannerTests: XCTestCase {
         XCTAssertEqual(try scan([root.appendingPathComponent("Generated/Mocks.swift").path]).findings.count, 1)
     }
 
+    /// A scan of the project folder itself (what `loadaudit scan .` at a work tree's top does) asks git
+    /// once what `.gitignore` leaves out: that process runs before the walk can start.
+    func testAScanOfTheProjectFolderAsksGitOnceWhatItIgnores() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else { throw XCTSkip("git is not installed") }
+        try write(".gitignore", "Generated/\n")
+        try write("Generated/Mocks.swift", spinner)
+        try write("App/Screen.swift", spinner)
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", root.path, "init", "-q"]
+        try git.run()
+        git.waitUntilExit()
+        // A git on PATH that notes each call, then runs the real one.
+        let bin = root.appendingPathComponent(".tools")
+        let log = root.appendingPathComponent(".tools/calls").path
+        try write(".tools/git", "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec /usr/bin/git \"$@\"\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("git").path)
+        let path = ProcessInfo.processInfo.environment["PATH"]
+        setenv("PATH", bin.path + ":" + (path ?? "/usr/bin"), 1)
+        defer { if let path { setenv("PATH", path, 1) } else { unsetenv("PATH") } }
+        let scanner = ProjectScanner(engine: RuleEngine(ruleSet: .builtIn()), discovery: SourceDiscovery(currentDirectory: root.path), jobs: 2)
+        XCTAssertEqual(try scanner.scan([root.path], within: root.path).findings.map(\.file), ["App/Screen.swift"])
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(calls.filter { $0.contains("ls-files") }.count, 1, "\(calls)")
+    }
+
     func testAMissingPathStopsTheRunWithItsName() throws {
         XCTAssertThrowsError(try scan(["Nope"])) { error in
             XCTAssertEqual("\(error)", "Nope: no such file or directory")
