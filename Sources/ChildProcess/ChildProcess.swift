@@ -39,17 +39,29 @@ public enum ChildProcess {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Held from making a run's pipes until its child has them and the parent's write ends are closed:
+    /// a child started meanwhile on another thread (a report's git questions run beside the scan's)
+    /// would otherwise inherit those write ends, and the first run would wait for that child's end
+    /// too before its output ends.
+    private static let spawning = NSLock()
+
     /// Runs `executable` with `arguments` (no shell) and the current environment; standard input is
     /// empty, standard output and error are read to their end while the child runs.
     public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
+        spawning.lock()
+        var locked = true
+        defer { if locked { spawning.unlock() } }
         guard pipe(&outputPipe) == 0 else { throw LaunchError(executable: executable, code: errno) }
         guard pipe(&errorPipe) == 0 else {
             let code = errno
             close(outputPipe[0]); close(outputPipe[1])
             throw LaunchError(executable: executable, code: code)
         }
+        // Nor does a program another part of the process starts inherit them (the child's own
+        // standard output and error are copies, which `exec` keeps).
+        for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         defer {
             close(outputPipe[0])
             close(errorPipe[0])
@@ -75,6 +87,8 @@ public enum ChildProcess {
         let spawned = posix_spawn(&child, executable, &actions, nil, argv, environ)
         close(outputPipe[1])
         close(errorPipe[1])
+        spawning.unlock()
+        locked = false
         guard spawned == 0 else { throw LaunchError(executable: executable, code: spawned) }
 
         // Both pipes at once: a child blocked on a full one would never exit.

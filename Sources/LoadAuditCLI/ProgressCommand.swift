@@ -70,8 +70,9 @@ struct ProgressCommand: ParsableCommand {
         var request = ProgressRequest(path: path)
         request.since = since
         request.every = ProgressEvery(every) ?? .week
+        let identity = format == .json ? audit.startReportIdentity(of: path, name: name) : nil
         var result = try audit.progress(request)
-        if format == .json { result.history.identify(audit.reportIdentity(of: path, name: name)) }
+        if let identity { result.history.identify(identity.identity) }
         let terminal = CurrentTerminal.terminal
         for warning in result.warnings { terminal.warning(warning) }
         if let html {

@@ -181,6 +181,9 @@ struct Scan: ParsableCommand {
         request.failOn = failOn
         let progress = ProgressLine(terminal: terminal)
         request.progress = progress.isActive ? progress.update : nil
+        // The report's identity is asked of git beside the scan (its processes off the scan's path).
+        let identity = requestedReports.contains(where: { $0.format == .json })
+            ? audit.startReportIdentity(of: stdinFilename ?? paths.first ?? ".", name: name) : nil
         let audited: AuditResult
         do {
             defer { progress.finish() }
@@ -201,9 +204,7 @@ struct Scan: ParsableCommand {
         )
         context.migrationTitle = audit.ruleSet.title
         context.findingsName = audit.ruleSet.findingsName
-        if requestedReports.contains(where: { $0.format == .json }) {
-            context.identity = audit.reportIdentity(of: stdinFilename ?? paths.first ?? ".", name: name)
-        }
+        context.identity = identity?.identity
         var written: [String] = []
         for request in requestedReports {
             guard let file = request.file else {
