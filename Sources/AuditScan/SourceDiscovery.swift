@@ -1,6 +1,7 @@
 import AuditGit
 import AuditModel
 import AuditProject
+import CFolderEntries
 import Foundation
 
 /// A Swift file to scan: where it is, and the path reports show for it.
@@ -217,6 +218,11 @@ public struct SourceDiscovery {
             inode = UInt64(info.st_ino)
         }
 
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+
         /// The identity of what `path` leads to; nil when it cannot be asked.
         init?(path: String) {
             var info = stat()
@@ -248,13 +254,39 @@ public struct SourceDiscovery {
         }
     }
 
-    /// A folder's entries with the type `readdir` gives (`DT_UNKNOWN` on file systems that do not
+    /// A folder's entries with the type the kernel gives (`DT_UNKNOWN` on file systems that do not
     /// say), in byte order of their names with a `/` after each folder's: the order in which their
     /// paths sort (`A-B.swift`, `A.swift`, `A/B.swift`), so that the walk finds a tree's files in
     /// report order and sorting them costs one look at each. Regular files that are not Swift are
-    /// left out. With `identifying`, also the folder's identity, asked of the descriptor `opendir`
-    /// opened (`fstat`: no walk of the path, as a `stat` of it costs). Nil when the folder cannot be read.
-    private static func entries(of directory: String, identifying: Bool) -> (entries: [(name: String, type: UInt8)], identity: FileIdentity?)? {
+    /// left out. With `identifying`, also the folder's identity, asked of the descriptor the entries
+    /// are read through (`fstat`: no walk of the path, as a `stat` of it costs). Nil when the folder
+    /// cannot be read. On Linux, read by `CFolderEntries` (open, fstat, getdents64, close: `opendir`
+    /// makes an `fstat` of its own besides), elsewhere by `entriesByReaddir`; `FolderEntriesTests`
+    /// compares the two.
+    static func entries(of directory: String, identifying: Bool) -> (entries: [(name: String, type: UInt8)], identity: FileIdentity?)? {
+        var folder = loadaudit_folder()
+        switch loadaudit_folder_read(directory, identifying ? 1 : 0, &folder) {
+        case 0:
+            return nil
+        case 1:
+            defer { loadaudit_folder_free(&folder) }
+            var list = EntryList()
+            var offset = 0
+            var name: UnsafePointer<CChar>?
+            var type: UInt8 = 0
+            while true {
+                offset = loadaudit_folder_entry(&folder, offset, &name, &type)
+                guard offset >= 0, let name else { break }
+                list.add(name, type: type)
+            }
+            return (list.sorted(), folder.identified != 0 ? FileIdentity(device: folder.device, inode: folder.inode) : nil)
+        default:
+            return entriesByReaddir(of: directory, identifying: identifying)
+        }
+    }
+
+    /// `entries(of:identifying:)` by `opendir` and `readdir`: where `CFolderEntries` is not built.
+    static func entriesByReaddir(of directory: String, identifying: Bool) -> (entries: [(name: String, type: UInt8)], identity: FileIdentity?)? {
         guard let handle = opendir(directory) else { return nil }
         defer { closedir(handle) }
         var identity: FileIdentity?
@@ -262,44 +294,56 @@ public struct SourceDiscovery {
             var info = stat()
             if fstat(dirfd(handle), &info) == 0 { identity = FileIdentity(info) }
         }
-        // The names, each NUL-terminated (a folder's with its `/`), in one buffer, sorted as C strings:
-        // sorting `String`s retained and released both at every comparison, and made a `String` of
-        // every entry, the folder's images and data files too.
-        var names: [UInt8] = []
-        var entries: [(start: Int, type: UInt8)] = []
+        var list = EntryList()
         while let entry = readdir(handle) {
-            let type = entry.pointee.d_type
-            let start = names.count
             withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                let length = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                names.append(contentsOf: raw.prefix(length))
+                list.add(raw.baseAddress!.assumingMemoryBound(to: CChar.self), type: entry.pointee.d_type)
             }
+        }
+        return (list.sorted(), identity)
+    }
+
+    /// A folder's entries as they are read: the names, each NUL-terminated (a folder's with its `/`),
+    /// in one buffer, sorted as C strings: sorting `String`s retained and released both at every
+    /// comparison, and made a `String` of every entry, the folder's images and data files too.
+    struct EntryList {
+        private var names: [UInt8] = []
+        private var entries: [(start: Int, type: UInt8)] = []
+
+        /// Keeps an entry unless it is `.`, `..` or a regular file neither Swift nor a project marker.
+        mutating func add(_ name: UnsafePointer<CChar>, type: UInt8) {
+            let start = names.count
+            names.append(contentsOf: UnsafeRawBufferPointer(start: name, count: strlen(name)))
             let length = names.count - start
             let isDots = length > 0 && names[start] == UInt8(ascii: ".") && (length == 1 || (length == 2 && names[start + 1] == UInt8(ascii: ".")))
-            if length == 0 || isDots || (type == UInt8(DT_REG) && !Self.endsInSwift(names, from: start) && !Self.isMarkerName(names, from: start)) {
+            if length == 0 || isDots || (type == UInt8(DT_REG) && !SourceDiscovery.endsInSwift(names, from: start) && !SourceDiscovery.isMarkerName(names, from: start)) {
                 names.removeLast(length)
-                continue
+                return
             }
             if type == UInt8(DT_DIR) { names.append(UInt8(ascii: "/")) }
             names.append(0)
             entries.append((start, type))
         }
-        guard !entries.isEmpty else { return ([], identity) }
-        let sorted = names.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            entries.sort { strcmp(base + $0.start, base + $1.start) < 0 }
-            return entries.map { entry in
-                var end = entry.start
-                while buffer[end] != 0 { end += 1 }
-                if entry.type == UInt8(DT_DIR) { end -= 1 }
-                return (String(decoding: buffer[entry.start..<end], as: UTF8.self), entry.type)
+
+        /// In byte order of the names (a folder's with its `/`), without the `/`.
+        func sorted() -> [(name: String, type: UInt8)] {
+            guard !entries.isEmpty else { return [] }
+            var entries = entries
+            return names.withUnsafeBufferPointer { buffer in
+                let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+                entries.sort { strcmp(base + $0.start, base + $1.start) < 0 }
+                return entries.map { entry in
+                    var end = entry.start
+                    while buffer[end] != 0 { end += 1 }
+                    if entry.type == UInt8(DT_DIR) { end -= 1 }
+                    return (String(decoding: buffer[entry.start..<end], as: UTF8.self), entry.type)
+                }
             }
         }
-        return (sorted, identity)
     }
 
     /// Whether the name from `start` to the end of `names` ends in `.swift`.
-    private static func endsInSwift(_ names: [UInt8], from start: Int) -> Bool {
+    fileprivate static func endsInSwift(_ names: [UInt8], from start: Int) -> Bool {
         guard names.count - start >= swiftSuffix.count else { return false }
         return names[(names.count - swiftSuffix.count)...].elementsEqual(swiftSuffix)
     }
@@ -308,7 +352,7 @@ public struct SourceDiscovery {
 
     /// Whether the name from `start` to the end of `names` is a file that makes its folder a project
     /// (`.loadaudit.yml`, `project.yml`, a `.git` file): kept for the project model.
-    private static func isMarkerName(_ names: [UInt8], from start: Int) -> Bool {
+    fileprivate static func isMarkerName(_ names: [UInt8], from start: Int) -> Bool {
         let length = names.count - start
         guard length <= 16, let first = names[start...].first, first == UInt8(ascii: ".") || first == UInt8(ascii: "p") else { return false }
         return ProjectMarkers.isMarkerFileName(String(decoding: names[start...], as: UTF8.self))
