@@ -48,7 +48,7 @@ final class AnchorCutHollowTests: XCTestCase {
         """
     }
 
-    /// The shapes, each an anchor whose change the hollowing must keep.
+    /// The shapes, each an anchor whose change the hollowing must keep (`filler` must be hollowed).
     static let shapes: [(name: String, text: String)] = [
         ("a clock's closure after a hollowed chain", view(body: """
                 VStack {
@@ -133,6 +133,49 @@ final class AnchorCutHollowTests: XCTestCase {
         """, members: """
             @State private var cancellable: AnyCancellable?
         """)),
+        ("a change two methods deep from the clock", view(body: """
+                VStack {
+        \(filler)
+                    Text(tips[index])
+                }
+                .onReceive(timer) { _ in step() }
+        """, members: """
+            func step() {
+                if showsDetails == false { advance() }
+            }
+
+            func advance() {
+                if index + 1 < tips.count { index += 1 } else { index = 0 }
+            }
+        """)),
+        ("a target clock's selected method and the method it calls", """
+        import UIKit
+
+        final class TipsController: UIViewController {
+            let tipLabel = UILabel()
+            var index = 0
+            let tips = ["Warming up", "Almost there", "Nearly done"]
+
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                if view.window == nil {
+                    view.addSubview(tipLabel)
+                    tipLabel.textAlignment = .center
+                }
+                Timer.scheduledTimer(timeInterval: 2, target: self, selector: #selector(tick), userInfo: nil, repeats: true)
+            }
+
+            @objc func tick() {
+                if view.window != nil { self.advance() }
+            }
+
+            func advance() {
+                if index + 1 < tips.count { index += 1 } else { index = 0 }
+                tipLabel.text = tips[index]
+            }
+        }
+
+        """),
         ("a random pick shown next to hollowed blocks", view(body: """
                 VStack {
         \(filler)
