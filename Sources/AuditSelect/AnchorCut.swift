@@ -3,10 +3,11 @@ import SwiftGrammar
 /// The part of a possible rotating-text anchor that decides whether it is one (docs/speed.md, "The
 /// anchor cut"), cut by `CodeScanner`'s tokens: the top-level pieces that hold a clock's, a
 /// receiver's, a publisher's or a random pick's word, and, inside a type or an extension, only its
-/// members that hold one, with every method a kept piece names (a clock's code is followed into its
-/// type's methods), until no more come in; the type's head and closing brace around them. The
-/// scanner parses only these (tree-sitter's included ranges) and asks the engine whether the part may
-/// anchor; only then is the whole file parsed, else it is left for later.
+/// members that hold one, with the methods the kept clock code calls (a clock's code is followed into
+/// its type's methods), `methodLevels` calls deep; the type's head and closing brace around them; and
+/// inside what is kept, each brace block that holds nothing the reader needs is kept as its two braces
+/// only (`AnchorCut+Hollow`). The scanner parses only these (tree-sitter's included ranges) and asks
+/// the engine whether the part may anchor; only then is the whole file parsed, else it is left for later.
 ///
 /// A top-level piece is a run of code that ends with a closing bracket at depth zero (not an
 /// attribute's `)`; or an `#endif` closing a top-level `#if`) followed, on a new line, by a name (not
@@ -20,6 +21,11 @@ public struct AnchorCut {
     /// A cut larger than this share of its file is not taken: parsing it and then, for an anchor (about
     /// one possible anchor in eight), the whole file would cost about what it saves.
     public static let largestShare = 0.75
+    /// How many calls deep the cut follows the kept code into methods: the reader follows a clock's code
+    /// (or a target clock's selected method, which the clock's call names) two calls deep
+    /// (`RotationReader.methodDepth`) and reads, at the last, the body of a method an assignment calls
+    /// (`movesOnInMethod`): four levels from the clock's call.
+    static let methodLevels = 4
     /// How many bytes they hold.
     var byteCount: Int { ranges.reduce(0) { $0 + $1.count } }
 
@@ -37,36 +43,65 @@ public struct AnchorCut {
         var members: [Piece] = []
     }
 
-    /// The cut of `bytes` keeping what holds one of `words` (name hashes). Nil when `CodeScanner`
-    /// gives up, or when nothing holds a word.
-    static func cut(_ bytes: [UInt8], keeping words: Set<UInt64>) -> AnchorCut? {
-        guard let pieces = pieces(bytes, keeping: words) else { return nil }
+    /// The cut of `bytes` keeping what holds one of `words` (name hashes), hollowed inside (`AnchorCut+Hollow`)
+    /// unless `words.hollows` is false. Nil when `CodeScanner` gives up, or when nothing holds a word.
+    static func cut(_ bytes: [UInt8], keeping words: Words) -> AnchorCut? {
+        guard let (pieces, tokens) = read(bytes, keeping: words.all) else { return nil }
         // A type's piece with a word outside its members (in its head) is kept whole.
         let whole = pieces.map { piece in piece.holdsWord && (piece.body == nil || !piece.members.contains(where: \.holdsWord)) }
         var kept = pieces.map { piece in piece.members.map(\.holdsWord) }
-        // The methods the kept code names, until none comes in.
-        var named = Set<UInt64>()
-        var read = pieces.map { piece in [Bool](repeating: false, count: piece.members.count) }
-        var readWhole = [Bool](repeating: false, count: pieces.count)
-        var changed = true
-        while changed {
-            changed = false
+        let outline = Outline(tokens, table: words.table, interest: words.hollows)
+        // The tokens never hollowed, and the methods they may call (`RotationReader.calledMethodName`, or
+        // a `#selector`'s): with hollowing, levels of them (`methodLevels`); without, every name of the
+        // kept code, until no more come in.
+        var protected = [Bool](repeating: false, count: tokens.count)
+        var called = Set<UInt64>()
+        let selectors = words.hollows ? outline.selectorTokens() : []
+        func protect(_ range: ClosedRange<Int>) {
+            for index in range.clamped(to: 0...max(0, tokens.count - 1)) where !protected[index] {
+                protected[index] = true
+                if tokens[index].kind == .name, !words.hollows || outline.mayCallMethod(index) || (!selectors.isEmpty && selectors.contains(index)) { called.insert(tokens[index].hash) }
+            }
+        }
+        func tokenRange(_ range: Range<Int>) -> Range<Int> { firstToken(at: range.lowerBound, tokens)..<firstToken(at: range.upperBound, tokens) }
+        func protect(_ range: Range<Int>) {
+            let tokens = tokenRange(range)
+            if !tokens.isEmpty { protect(tokens.lowerBound...(tokens.upperBound - 1)) }
+        }
+        for range in protectedRanges(outline, words: words, bytes: bytes) { protect(range) }
+        if !words.hollows {
             for (index, piece) in pieces.enumerated() {
-                if whole[index], !readWhole[index] {
-                    named.formUnion(piece.names)
-                    readWhole[index] = true
-                }
-                for (position, member) in piece.members.enumerated() where kept[index][position] && !read[index][position] {
-                    named.formUnion(member.names)
-                    read[index][position] = true
-                }
+                if whole[index] { protect(piece.range) }
+                for (member, isKept) in zip(piece.members, kept[index]) where isKept { protect(member.range) }
             }
+        }
+        let functions = outline.blocks.filter { $0.functionName != nil }
+        // The methods the kept code calls: a member declaring one is kept whole, a method declared
+        // elsewhere (an extension's, a nested type's) is protected whole; then the methods those call.
+        var named = Set<UInt64>()
+        var level = 0
+        while !called.subtracting(named).isEmpty, !words.hollows || level < methodLevels {
+            let names = called
+            named.formUnion(called)
+            called = []
+            level += 1
+            for block in functions where !protected[block.open] && names.contains(block.functionName!) { protect(block.open...block.close) }
             for (index, piece) in pieces.enumerated() where !whole[index] {
-                for (position, member) in piece.members.enumerated() where !kept[index][position] && member.methods.contains(where: named.contains) {
+                for (position, member) in piece.members.enumerated() where !kept[index][position] && member.methods.contains(where: names.contains) {
                     kept[index][position] = true
-                    changed = true
+                    protect(member.range)
                 }
             }
+            called.formUnion(named)
+        }
+        // A block is hollowed when it holds no protected token, no kept word, no name of a kept method.
+        let keptMethods = named.intersection(functions.map { $0.functionName! })
+        var protectedBefore = [Int](repeating: 0, count: tokens.count + 1)
+        var forbiddenBefore = [Int](repeating: 0, count: tokens.count + 1)
+        for (index, token) in tokens.enumerated() {
+            protectedBefore[index + 1] = protectedBefore[index] + (protected[index] ? 1 : 0)
+            let forbidden = token.kind == .name && (words.table.flags(of: token.hash) & NameTable.kept != 0 || (!keptMethods.isEmpty && keptMethods.contains(token.hash)))
+            forbiddenBefore[index + 1] = forbiddenBefore[index] + (forbidden ? 1 : 0)
         }
         var ranges: [Range<Int>] = []
         func add(_ range: Range<Int>) {
@@ -77,25 +112,51 @@ public struct AnchorCut {
                 ranges.append(range)
             }
         }
+        func addHollowed(_ range: Range<Int>) {
+            var from = range.lowerBound
+            var index = firstToken(at: range.lowerBound, tokens)
+            let end = firstToken(at: range.upperBound, tokens)
+            while index < end {
+                if outline.blockAt[index] >= 0, case let block = outline.blocks[Int(outline.blockAt[index])], !block.inString, block.close > block.open + 1,
+                   protectedBefore[block.close + 1] == protectedBefore[block.open], forbiddenBefore[block.close] == forbiddenBefore[block.open + 1] {
+                    add(from..<(tokens[block.open].at + 1))
+                    from = tokens[block.close].at
+                    index = block.close + 1
+                } else {
+                    index += 1
+                }
+            }
+            add(from..<range.upperBound)
+        }
         for (index, piece) in pieces.enumerated() {
             if whole[index] {
-                add(piece.range)
+                addHollowed(piece.range)
             } else if let body = piece.body, kept[index].contains(true) {
                 add(piece.range.lowerBound..<body.lowerBound)
-                for (member, isKept) in zip(piece.members, kept[index]) where isKept { add(member.range) }
+                for (member, isKept) in zip(piece.members, kept[index]) where isKept { addHollowed(member.range) }
                 add(body.upperBound..<piece.range.upperBound)
             }
         }
         return ranges.isEmpty ? nil : AnchorCut(ranges: ranges)
     }
 
-    /// The file's top-level pieces, which together cover it; nil when `CodeScanner` gives up.
-    static func pieces(_ bytes: [UInt8], keeping words: Set<UInt64>) -> [Piece]? {
-        bytes.withUnsafeBufferPointer { buffer -> [Piece]? in
+    /// The index of the first token at or after byte `offset`.
+    static func firstToken(at offset: Int, _ tokens: [Token]) -> Int {
+        var low = 0, high = tokens.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tokens[middle].at < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The file's top-level pieces, which together cover it, and its tokens; nil when `CodeScanner` gives up.
+    static func read(_ bytes: [UInt8], keeping words: Set<UInt64>) -> ([Piece], [Token])? {
+        bytes.withUnsafeBufferPointer { buffer -> ([Piece], [Token])? in
             var reader = PieceReader(bytes: buffer, words: words)
             guard CodeScanner.scan(buffer, &reader) else { return nil }
             reader.finish()
-            return reader.pieces
+            return (reader.pieces, reader.tokens)
         }
     }
 
@@ -152,6 +213,8 @@ public struct AnchorCut {
         var bodyOpen: Int?
 
         let words: Set<UInt64>
+        /// Every token but line breaks and comments' names, for the hollowing.
+        var tokens: [Token] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, words: Set<UInt64>) {
             self.bytes = bytes
@@ -166,8 +229,16 @@ public struct AnchorCut {
                 return
             case .commentName:
                 return
-            default:
-                break
+            case .name(let hash, let start, _):
+                tokens.append(Token(kind: .name, at: start, hash: hash))
+            case .punctuation(let byte, let at):
+                tokens.append(Token(kind: .punctuation, byte: byte, at: at))
+            case .stringStart(let at):
+                tokens.append(Token(kind: .stringStart, at: at))
+            case .stringEnd(let at):
+                tokens.append(Token(kind: .stringEnd, at: at))
+            case .operatorRun(_, let at):
+                tokens.append(Token(kind: .other, at: at))
             }
             if let end = ending.confirmed(by: token, closingBraceStarts: false) {
                 current.range = current.range.lowerBound..<end

@@ -75,7 +75,7 @@ public struct FileSelector: Sendable {
         let randomPicks: WordSet
         /// The words whose top-level pieces the anchor cut keeps (`AnchorCut`): every clock (receivers
         /// and sequences included), the publishers' last names and the random picks' names.
-        let cutWords: Set<UInt64>
+        let cutWords: AnchorCut.Words
 
         init(_ rotation: RotationVocabulary) {
             func last(_ words: some Sequence<String>) -> Set<UInt64> { Set(words.compactMap { WordSet.parts(of: $0).last }) }
@@ -85,9 +85,12 @@ public struct FileSelector: Sendable {
             displayProperties = last(rotation.displayProperties)
             observableState = last(rotation.observableState)
             randomPicks = WordSet(rotation.randomPicks)
-            cutWords = Set(rotation.clockCalls.flatMap(WordSet.parts(of:)))
-                .union(last(rotation.publishers.keys))
-                .union(rotation.randomPicks.flatMap(WordSet.parts(of:)))
+            let waits = last(rotation.waitClocks.keys)
+            cutWords = AnchorCut.Words(
+                all: Set(rotation.clockCalls.flatMap(WordSet.parts(of:))).union(last(rotation.publishers.keys)).union(rotation.randomPicks.flatMap(WordSet.parts(of:))),
+                calls: last(rotation.clockCalls.subtracting(rotation.waitClocks.keys)).union(last(rotation.publishers.keys)),
+                waits: waits, randomPicks: last(rotation.randomPicks), receivers: last(rotation.receivers),
+                publisherNames: rotation.publishers.keys.sorted().compactMap { $0.split(separator: ".").last.map { Array($0.utf8) } })
         }
 
         /// Every name these sets ask about.
@@ -160,13 +163,14 @@ public struct FileSelector: Sendable {
     /// decided so here). Nil: parse the whole file (it is parsed for another rule's word, its tokens
     /// cannot be read, or the part would be more than `AnchorCut.largestShare` of it).
     /// (`largestShare`: 1 takes every cut, for the tests that check the cut's answers.)
-    public func decideCutting(_ bytes: [UInt8], path: String, largestShare: Double = AnchorCut.largestShare) -> (decision: FileDecision, anchorCut: [Range<Int>]?) {
+    /// (`hollows`: false cuts whole members only, for the tests that compare.)
+    public func decideCutting(_ bytes: [UInt8], path: String, largestShare: Double = AnchorCut.largestShare, hollows: Bool = true) -> (decision: FileDecision, anchorCut: [Range<Int>]?) {
         let (decision, possibleAnchor) = decideByWords(bytes)
         guard decision == .parse else {
             return (SwiftPackageManifest.isManifest(path: path) ? .manifest : decision, nil)
         }
         guard possibleAnchor, let rotationUses, !SwiftPackageManifest.isManifest(path: path),
-              let cut = AnchorCut.cut(bytes, keeping: rotationUses.cutWords),
+              let cut = AnchorCut.cut(bytes, keeping: hollows ? rotationUses.cutWords : rotationUses.cutWords.wholeMembers),
               Double(cut.byteCount) <= largestShare * Double(bytes.count) else { return (.parse, nil) }
         return (.parse, cut.ranges)
     }
