@@ -89,10 +89,10 @@ public struct Node {
     }
 
     /// The child under the field `name`. The field's number comes from the grammar's table made once
-    /// (`Language.fieldIDs`, the numbers `ts_language_field_id_for_name` gives); a name not in it is
+    /// (`Language.fields`, the numbers `ts_language_field_id_for_name` gives); a name not in it is
     /// asked of the C library as before.
     public func child(byField name: String) -> Node? {
-        if let field = tree.fieldIDs[name] {
+        if let field = tree.fields.id(of: name) {
             return Node(nullable: ts_node_child_by_field_id(raw, field), tree: tree)
         }
         return childAskingByName(field: name)
