@@ -11,9 +11,6 @@ public struct DeterminateWatch: Sendable {
     /// A bit per watched name (labels' and styles' keys), by its hash's low six bits: most names of a
     /// file find theirs clear and cost no dictionary lookup (tests: all set, the plain way).
     var watchedBits: UInt64
-    /// Whether a token read while no call or style is being followed (most tokens) takes the short
-    /// way (`DeterminateCalls.visitOutside`): false only in the test that compares both ways.
-    var takesShortcut = true
 
     init(labels: [UInt64: Set<UInt64>], spinningStyles: [UInt64: @Sendable (String) -> Bool]) {
         self.labels = labels
@@ -33,7 +30,6 @@ struct DeterminateCalls {
     let labels: [UInt64: Set<UInt64>]
     let spinningStyles: [UInt64: @Sendable (String) -> Bool]
     let watchedBits: UInt64
-    let takesShortcut: Bool
     private var plain = Set<UInt64>()
     private var determinate = Set<UInt64>()
     /// A watched name just ended: its call's `(` must be at this offset.
@@ -103,7 +99,6 @@ struct DeterminateCalls {
         labels = watch.labels
         spinningStyles = watch.spinningStyles
         watchedBits = watch.watchedBits
-        takesShortcut = watch.takesShortcut
     }
 
     var onlyDeterminate: Set<UInt64> {
@@ -111,10 +106,6 @@ struct DeterminateCalls {
     }
 
     mutating func visit(_ token: CodeScanner.Token, in bytes: UnsafeBufferPointer<UInt8>) {
-        if takesShortcut, awaiting == nil, awaitingStyle == nil, style == nil, open.isEmpty {
-            visitOutside(token, in: bytes)
-            return
-        }
         if let waiting = awaitingStyle {
             awaitingStyle = nil
             if case .punctuation(UInt8(ascii: "("), let at) = token, at == waiting.parenthesisAt, style == nil {
@@ -210,33 +201,6 @@ struct DeterminateCalls {
         case .stringEnd:
             stringDepth -= 1
         case .lineBreak, .commentName:
-            break
-        }
-    }
-
-    /// `visit` where nothing is being followed (no watched name just ended, no call or style argument
-    /// open): what the whole of `visit` does then, with every test of an open call left out (each
-    /// would find none). Most tokens of a file come here.
-    private mutating func visitOutside(_ token: CodeScanner.Token, in bytes: UnsafeBufferPointer<UInt8>) {
-        switch token {
-        case .name(let hash, let start, _):
-            guard watchedBits & (1 &<< (hash & 63)) != 0 else { return }
-            if labels[hash] != nil {
-                awaiting = (hash, Self.end(ofNameAt: start, in: bytes))
-            } else if let spins = spinningStyles[hash] {
-                awaitingStyle = (spins, Self.end(ofNameAt: start, in: bytes))
-            }
-        case .punctuation(let byte, _):
-            switch byte {
-            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        case .stringStart:
-            stringDepth += 1
-        case .stringEnd:
-            stringDepth -= 1
-        case .operatorRun, .lineBreak, .commentName:
             break
         }
     }

@@ -140,26 +140,6 @@ final class FirstLookShortcutTests: XCTestCase {
         XCTAssertGreaterThan(determinate, 100)
     }
 
-    /// The determinate-call watch's short way for tokens read while nothing is followed
-    /// (`DeterminateCalls.visitOutside`) leaves it where the whole way does: the same determinate
-    /// names on texts with calls of progress, styles and other code, and on the generated code.
-    func testTheDeterminateWatchsShortWayIsTheWholeWay() throws {
-        let selector = FileSelector(engine.selectionNeeds)
-        let watch = try XCTUnwrap(selector.determinateWatch)
-        var plain = watch
-        plain.takesShortcut = false
-        var determinate = 0, read = 0
-        for text in progressTexts(seed: 0x5407) + texts(seed: 0x5408) {
-            let fast = CodeWords(bytes: text, determinate: watch, noting: nil)
-            let slow = CodeWords(bytes: text, determinate: plain, noting: nil)
-            XCTAssertEqual(fast?.onlyInDeterminateCalls, slow?.onlyInDeterminateCalls, String(decoding: text, as: UTF8.self))
-            if fast != nil { read += 1 }
-            if fast?.onlyInDeterminateCalls.isEmpty == false { determinate += 1 }
-        }
-        XCTAssertGreaterThan(determinate, 100)
-        XCTAssertGreaterThan(read, 2000)
-    }
-
     /// The text check (`SourceBytes.problems`) passes over ASCII in C; it must find the first NUL and
     /// the first byte of no valid UTF-8 where a byte-by-byte look finds them, wherever they fall
     /// against the 16- and 32-byte blocks.
