@@ -299,11 +299,11 @@ extension RotationReader {
     }
 
     private static func statedTypeAsWritten(of declaration: Node, parts: [Node]) -> String? {
-        if let annotation = parts.first(where: { $0.type == SwiftNodeType.typeAnnotation }),
+        if let annotation = parts.first(where: { SwiftKinds.typeAnnotation.contains($0) }),
            let type = annotation.child(byField: SwiftField.name) ?? annotation.namedChildren.last {
-            if type.type == SwiftNodeType.userType { return type.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word) }
-            if type.type == SwiftNodeType.optionalType, let wrapped = type.namedChildren.first, wrapped.type == SwiftNodeType.userType {
-                return wrapped.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }).flatMap(word)
+            if SwiftKinds.userType.contains(type) { return SwiftKinds.typeIdentifier.lastNamedChild(of: type).flatMap(word) }
+            if SwiftKinds.optionalType.contains(type), let wrapped = type.namedChildren.first, SwiftKinds.userType.contains(wrapped) {
+                return SwiftKinds.typeIdentifier.lastNamedChild(of: wrapped).flatMap(word)
             }
             return nil
         }
@@ -354,9 +354,9 @@ extension RotationReader {
     /// The same, given the declaration's named children.
     static func attributeNames(parts: [Node]) -> Set<String> {
         var names = Set<String>()
-        for modifiers in parts where modifiers.type == SwiftNodeType.modifiers {
-            for attribute in modifiers.namedChildren where attribute.type == SwiftNodeType.attribute {
-                if let type = attribute.namedChildren.first(where: { $0.type == SwiftNodeType.userType }), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
+        for modifiers in parts where SwiftKinds.modifiers.contains(modifiers) {
+            for attribute in modifiers.namedChildren where SwiftKinds.attribute.contains(attribute) {
+                if let type = SwiftKinds.userType.firstNamedChild(of: attribute), let name = SwiftExpressions.lastName(of: type) { names.insert(name) }
             }
         }
         return names
@@ -409,8 +409,8 @@ extension RotationReader {
 
     /// The same, given the declaration's named children.
     static func boundName(parts: [Node]) -> String? {
-        let pattern = parts.first { $0.type == SwiftNodeType.pattern }
-        guard let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) else { return nil }
+        let pattern = parts.first { SwiftKinds.pattern.contains($0) }
+        guard let name = pattern.flatMap(SwiftKinds.simpleIdentifier.firstNamedChild(of:)) else { return nil }
         return SwiftWords.isWholeWord(name.byteRange, in: name.tree.source.bytes) ? name.text : nil
     }
 
@@ -427,8 +427,8 @@ extension RotationReader {
 
     /// The same, given the declaration's named children.
     static func bindingKeywordIsWholeWord(parts: [Node]) -> Bool {
-        guard let binding = parts.first(where: { $0.type == SwiftNodeType.valueBindingPattern }),
-              let keyword = binding.children.first(where: { $0.type == SwiftNodeType.letKeyword || $0.type == SwiftNodeType.varKeyword }) else { return true }
+        guard let binding = parts.first(where: { SwiftKinds.valueBindingPattern.contains($0) }),
+              let keyword = SwiftKinds.bindingKeyword.firstChild(of: binding) else { return true }
         return SwiftWords.isWholeWord(keyword.byteRange, in: keyword.tree.source.bytes)
     }
 

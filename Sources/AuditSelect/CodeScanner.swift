@@ -113,6 +113,8 @@ enum CodeScanner {
         let classes = ByteClass.table
         let comparisons = CodeScanner.comparisons
         let declarationKeywordsByFirstByte = CodeScanner.declarationKeywordsByFirstByte
+        /// Whether a declaration keyword starts with the byte: only such names are checked for a glued one.
+        let startsADeclarationKeyword = CodeScanner.declarationKeywordsByFirstByte.map { !$0.isEmpty }
         let letKeyword = WordHash.ofName("let"), varKeyword = WordHash.ofName("var")
 
         init(bytes: UnsafeBufferPointer<UInt8>, visitor: Visitor) {
@@ -143,12 +145,14 @@ enum CodeScanner {
         }
 
         mutating func stepInCode(parentheses: Int) -> Bool {
-            let current = bytes[index]
-            // Blanks, above all indentation, make no token: a run of them at once.
+            var current = bytes[index]
+            // Blanks, above all indentation, make no token: a run of them at once, then the token after
+            // them in the same step (nothing between them could change the context or the visitor).
             if current == 0x20 || current == 0x09 {
                 index += 1
                 while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-                return true
+                guard index < bytes.count else { return true }
+                current = bytes[index]
             }
             // Only the next token continues an annotation: every token starts from none.
             let annotationSoFar = annotation
@@ -156,7 +160,9 @@ enum CodeScanner {
             if classes[Int(current)].contains(.name) {
                 let start = index
                 let hash = readName()
-                if !declarationKeywordsByFirstByte[Int(current)].isEmpty, gluesADeclarationKeyword(from: start) { return false }
+                if startsADeclarationKeyword[Int(current)], CodeScanner.gluesADeclarationKeyword(bytes, from: start, to: index, classes: classes, keywordsByFirstByte: declarationKeywordsByFirstByte) {
+                    return false
+                }
                 annotation = annotationSoFar.afterName(binds: hash == letKeyword || hash == varKeyword)
                 visitName(hash, at: start)
                 // `0case`, `3tips`: a parser reads a number, then a keyword or a name: that name too.
@@ -261,42 +267,6 @@ enum CodeScanner {
                 index += 1
             }
             return true
-        }
-
-        /// Whether the name from `start` to here is a declaration keyword with more name bytes glued to
-        /// it (`let0badExample`) where the grammar expects a declaration: after a modifier, an attribute
-        /// (`@MainActor`, on the line before too), or a `)` on its line (`private(set)`, `@objc(name)`),
-        /// or on the line before when that line starts with `@` (`@available(iOS 17, *)`). The grammar
-        /// then cuts the keyword off, and its error recovery in what follows was seen to read a `"""`
-        /// string's text as code (the fuzzer's `keyword-cut-before-a-string.swift`): such broken code
-        /// gets no closer reading. A name inside a function body (`letter = 1`) is left alone.
-        func gluesADeclarationKeyword(from start: Int) -> Bool {
-            let length = index - start
-            guard declarationKeywordsByFirstByte[Int(bytes[start])].contains(where: { keyword in
-                keyword.count < length && keyword.indices.allSatisfy { bytes[start + $0] == keyword[$0] }
-            }) else { return false }
-            var position = start - 1
-            var crossedALine = false
-            while position >= 0, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
-                if bytes[position] == 0x0A || bytes[position] == 0x0D { crossedALine = true }
-                position -= 1
-            }
-            guard position >= 0 else { return false }
-            if bytes[position] == UInt8(ascii: ")") { return !crossedALine || lineStartsWithAnAttribute(position) }
-            guard classes[Int(bytes[position])].contains(.name) else { return false }
-            let end = position + 1
-            while position >= 0, classes[Int(bytes[position])].contains(.name) { position -= 1 }
-            if position >= 0, bytes[position] == UInt8(ascii: "@") { return true }
-            let word = bytes[(position + 1)..<end]
-            return CodeScanner.declarationModifiers.contains { $0.elementsEqual(word) }
-        }
-
-        /// Whether the line that holds `offset` starts, past blanks, with `@`.
-        func lineStartsWithAnAttribute(_ offset: Int) -> Bool {
-            var position = offset
-            while position > 0, bytes[position - 1] != 0x0A, bytes[position - 1] != 0x0D { position -= 1 }
-            while position < offset, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
-            return bytes[position] == UInt8(ascii: "@")
         }
 
         /// At a `"`: a `"""` block or a one-line string.
@@ -432,5 +402,49 @@ enum CodeScanner {
             }
             return false
         }
+    }
+}
+
+extension CodeScanner {
+    /// Whether the name from `start` to `index` is a declaration keyword with more name bytes glued to
+    /// it (`let0badExample`) where the grammar expects a declaration: after a modifier, an attribute
+    /// (`@MainActor`, on the line before too), or a `)` on its line (`private(set)`, `@objc(name)`),
+    /// or on the line before when that line starts with `@` (`@available(iOS 17, *)`). The grammar
+    /// then cuts the keyword off, and its error recovery in what follows was seen to read a `"""`
+    /// string's text as code (the fuzzer's `keyword-cut-before-a-string.swift`): such broken code
+    /// gets no closer reading. A name inside a function body (`letter = 1`) is left alone.
+    ///
+    /// A static function of the bytes, not a method of the scanner: called at every name that starts
+    /// like a keyword, a method copied the whole scanner (its visitor too) on each call.
+    /// `classes` and `keywordsByFirstByte` are the scanner's copies of `ByteClass.table` and
+    /// `declarationKeywordsByFirstByte` (a static costs a `swift_once` check and a retain).
+    static func gluesADeclarationKeyword(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to index: Int, classes: [ByteClass],
+                                         keywordsByFirstByte: [[[UInt8]]]) -> Bool {
+        let length = index - start
+        guard keywordsByFirstByte[Int(bytes[start])].contains(where: { keyword in
+            keyword.count < length && keyword.indices.allSatisfy { bytes[start + $0] == keyword[$0] }
+        }) else { return false }
+        var position = start - 1
+        var crossedALine = false
+        while position >= 0, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
+            if bytes[position] == 0x0A || bytes[position] == 0x0D { crossedALine = true }
+            position -= 1
+        }
+        guard position >= 0 else { return false }
+        if bytes[position] == UInt8(ascii: ")") { return !crossedALine || lineStartsWithAnAttribute(bytes, position) }
+        guard classes[Int(bytes[position])].contains(.name) else { return false }
+        let end = position + 1
+        while position >= 0, classes[Int(bytes[position])].contains(.name) { position -= 1 }
+        if position >= 0, bytes[position] == UInt8(ascii: "@") { return true }
+        let word = bytes[(position + 1)..<end]
+        return CodeScanner.declarationModifiers.contains { $0.elementsEqual(word) }
+    }
+
+    /// Whether the line that holds `offset` starts, past blanks, with `@`.
+    static func lineStartsWithAnAttribute(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        var position = offset
+        while position > 0, bytes[position - 1] != 0x0A, bytes[position - 1] != 0x0D { position -= 1 }
+        while position < offset, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+        return bytes[position] == UInt8(ascii: "@")
     }
 }

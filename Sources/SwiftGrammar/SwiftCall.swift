@@ -17,8 +17,8 @@ public struct SwiftCall {
 
     /// nil when `node` is not a `call_expression`.
     public init?(_ node: Node) {
-        guard node.type == SwiftNodeType.callExpression, let callee = node.namedChild(at: 0),
-              let suffix = node.namedChildren.first(where: { $0.type == SwiftNodeType.callSuffix }) else { return nil }
+        guard SwiftKinds.callExpression.contains(node), let callee = node.namedChild(at: 0),
+              let suffix = SwiftKinds.callSuffix.firstNamedChild(of: node) else { return nil }
         self.node = node
         self.callee = callee
         var arguments: [CallArgument] = []
@@ -51,7 +51,7 @@ public struct SwiftCall {
     /// The called name of a `call_expression` without taking its arguments apart: for the walks that
     /// look at every call and keep few (`SwiftCall(node)` succeeds too, when it has arguments).
     public static func calleeName(of node: Node) -> String? {
-        guard node.type == SwiftNodeType.callExpression, let callee = node.namedChild(at: 0) else { return nil }
+        guard SwiftKinds.callExpression.contains(node), let callee = node.namedChild(at: 0) else { return nil }
         return SwiftExpressions.lastName(of: callee)
     }
 
@@ -110,17 +110,16 @@ public enum SwiftExpressions {
 
     /// The last simple name of a reference: `c` for `a.b.c`, `Text` for `Text`, nil for other shapes.
     public static func lastName(of node: Node) -> String? {
-        switch node.type {
-        case SwiftNodeType.simpleIdentifier, SwiftNodeType.typeIdentifier:
+        // Kinds by number (`SwiftKinds`): every call the walks meet asks its callee's name.
+        if SwiftKinds.simpleIdentifier.contains(node) || SwiftKinds.typeIdentifier.contains(node) {
             return node.text
-        case SwiftNodeType.navigationExpression:
+        } else if SwiftKinds.navigationExpression.contains(node) {
             guard let suffix = node.child(byField: SwiftField.suffix) else { return nil }
             return suffix.child(byField: SwiftField.suffix).flatMap(lastName(of:))
-        case SwiftNodeType.userType:
-            return node.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier })?.text
-        default:
-            return nil
+        } else if SwiftKinds.userType.contains(node) {
+            return SwiftKinds.typeIdentifier.lastNamedChild(of: node)?.text
         }
+        return nil
     }
 
     /// The name of an implicit member (`.circular`), a call's callee (`CircularProgressViewStyle()`),

@@ -224,11 +224,13 @@ public enum SwiftDeclarations {
 
     /// The name node of a type declaration (`struct X`, `class X`, `enum X`, `extension X`, `protocol X`).
     public static func declaredName(of declaration: Node) -> Node? {
-        guard typeDeclarationKinds.contains(declaration.type) || declaration.type == SwiftNodeType.typealiasDeclaration else { return nil }
+        // Kinds asked by number (`SwiftKinds`), the children found without an array of them: the
+        // scope path of every finding and every type the rotating-text reader meets ask this.
+        guard SwiftKinds.namedTypeDeclaration.contains(declaration) else { return nil }
         // The grammar's field names are unreliable here (`name:` can label the keyword): take the first
         // type name among the children; for `extension X` it is wrapped in a user_type.
-        guard let name = declaration.namedChildren.first(where: { $0.type == SwiftNodeType.typeIdentifier || $0.type == SwiftNodeType.userType }) else { return nil }
-        if name.type == SwiftNodeType.userType { return name.namedChildren.last(where: { $0.type == SwiftNodeType.typeIdentifier }) }
+        guard let name = SwiftKinds.typeName.firstNamedChild(of: declaration) else { return nil }
+        if SwiftKinds.userType.contains(name) { return SwiftKinds.typeIdentifier.lastNamedChild(of: name) }
         return name
     }
 
@@ -262,10 +264,10 @@ public enum SwiftDeclarations {
             if SwiftKinds.typeDeclaration.contains(ancestor) {
                 if let name = declaredName(of: ancestor) { names.append(name.text) }
             } else if SwiftKinds.functionDeclaration.contains(ancestor) {
-                if let name = ancestor.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) { names.append(name.text) }
+                if let name = SwiftKinds.simpleIdentifier.firstNamedChild(of: ancestor) { names.append(name.text) }
             } else if SwiftKinds.propertyDeclaration.contains(ancestor) {
-                let pattern = ancestor.namedChildren.first { $0.type == SwiftNodeType.pattern }
-                if let name = pattern?.namedChildren.first(where: { $0.type == SwiftNodeType.simpleIdentifier }) ?? pattern { names.append(name.text) }
+                let pattern = SwiftKinds.pattern.firstNamedChild(of: ancestor)
+                if let name = pattern.flatMap(SwiftKinds.simpleIdentifier.firstNamedChild(of:)) ?? pattern { names.append(name.text) }
             } else if SwiftKinds.initDeclaration.contains(ancestor) {
                 names.append("init")
             }

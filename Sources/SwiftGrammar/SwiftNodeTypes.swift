@@ -120,7 +120,7 @@ public enum SwiftField {
 /// are in no kind. `SwiftKindsTests` compares both at every node of every fixture.
 public struct SwiftKinds: Sendable {
     /// Whether each symbol is one of the kinds.
-    private let members: [Bool]
+    @usableFromInline let members: [Bool]
 
     public init(_ names: String...) {
         var members = [Bool](repeating: false, count: Language.swift.symbolCount)
@@ -128,11 +128,31 @@ public struct SwiftKinds: Sendable {
         self.members = members
     }
 
-    /// Whether the node is of one of the kinds.
-    @inline(__always)
+    /// Whether the node is of one of the kinds. Inlinable: the readers of other modules ask it of
+    /// every node they pass (a call cost a retain and release of the table each time).
+    @inlinable
     public func contains(_ node: Node) -> Bool {
         let symbol = node.symbol
         return symbol < members.count && members[symbol]
+    }
+
+    /// The first named child of one of the kinds: `node.namedChildren.first { $0.type == name }`
+    /// without the array of children, a `String` per child, nor the walk past the one found.
+    @inline(__always)
+    public func firstNamedChild(of node: Node) -> Node? {
+        node.firstNamedChild { $0 < members.count && members[$0] }
+    }
+
+    /// The last named child of one of the kinds: `node.namedChildren.last { $0.type == name }` without the array.
+    @inline(__always)
+    public func lastNamedChild(of node: Node) -> Node? {
+        node.lastNamedChild { $0 < members.count && members[$0] }
+    }
+
+    /// The first child, named or not, of one of the kinds: `node.children.first { $0.type == name }`.
+    @inline(__always)
+    public func firstChild(of node: Node) -> Node? {
+        node.firstChild { $0 < members.count && members[$0] }
     }
 
     public static let assignment = SwiftKinds(SwiftNodeType.assignment)
@@ -147,6 +167,25 @@ public struct SwiftKinds: Sendable {
     public static let propertyDeclaration = SwiftKinds(SwiftNodeType.propertyDeclaration)
     public static let protocolDeclaration = SwiftKinds(SwiftNodeType.protocolDeclaration)
     public static let statements = SwiftKinds(SwiftNodeType.statements)
+    // The kinds the declaration readings ask of a declaration's parts (`SwiftDeclarations`, the
+    // rotating-text reader's property readings, `SwiftExpressions.lastName`).
+    public static let attribute = SwiftKinds(SwiftNodeType.attribute)
+    public static let callSuffix = SwiftKinds(SwiftNodeType.callSuffix)
+    public static let modifiers = SwiftKinds(SwiftNodeType.modifiers)
+    public static let navigationExpression = SwiftKinds(SwiftNodeType.navigationExpression)
+    public static let optionalType = SwiftKinds(SwiftNodeType.optionalType)
+    public static let pattern = SwiftKinds(SwiftNodeType.pattern)
+    public static let simpleIdentifier = SwiftKinds(SwiftNodeType.simpleIdentifier)
+    public static let typeAnnotation = SwiftKinds(SwiftNodeType.typeAnnotation)
+    public static let typeIdentifier = SwiftKinds(SwiftNodeType.typeIdentifier)
+    public static let userType = SwiftKinds(SwiftNodeType.userType)
+    public static let valueBindingPattern = SwiftKinds(SwiftNodeType.valueBindingPattern)
+    /// `type_identifier` or `user_type`: a type declaration's name as written.
+    public static let typeName = SwiftKinds(SwiftNodeType.typeIdentifier, SwiftNodeType.userType)
+    /// A type declaration's kinds and `typealias_declaration`: what `SwiftDeclarations.declaredName` names.
+    public static let namedTypeDeclaration = SwiftKinds(SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration)
+    /// The `let` and `var` keyword tokens.
+    public static let bindingKeyword = SwiftKinds(SwiftNodeType.letKeyword, SwiftNodeType.varKeyword)
     /// A type's declaration: `class_declaration` (classes, structs, enums, actors, extensions) or `protocol_declaration`.
     public static let typeDeclaration = SwiftKinds(SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration)
     /// A type's body: `class_body` or `enum_class_body`.

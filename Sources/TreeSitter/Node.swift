@@ -80,6 +80,47 @@ public struct Node {
         return result
     }
 
+    /// The first named child whose kind number (`symbol`) `matches` accepts: `namedChildren.first(where:)`
+    /// without the array, nor a `Node` for each child passed over, nor the walk past the one found.
+    public func firstNamedChild(where matches: (Int) -> Bool) -> Node? {
+        var found: TSNode?
+        forEachChildUntil { cursor in
+            let node = ts_tree_cursor_current_node(&cursor)
+            if ts_node_is_named(node), matches(Int(ts_node_symbol(node))) { found = node }
+            return found != nil
+        }
+        return found.map { Node(raw: $0, tree: tree) }
+    }
+
+    /// The last named child whose kind number `matches` accepts: `namedChildren.last(where:)` without the array.
+    public func lastNamedChild(where matches: (Int) -> Bool) -> Node? {
+        var found: TSNode?
+        forEachChild { cursor in
+            let node = ts_tree_cursor_current_node(&cursor)
+            if ts_node_is_named(node), matches(Int(ts_node_symbol(node))) { found = node }
+        }
+        return found.map { Node(raw: $0, tree: tree) }
+    }
+
+    /// The first child, named or not, whose kind number `matches` accepts: `children.first(where:)` without the array.
+    public func firstChild(where matches: (Int) -> Bool) -> Node? {
+        var found: TSNode?
+        forEachChildUntil { cursor in
+            let node = ts_tree_cursor_current_node(&cursor)
+            if matches(Int(ts_node_symbol(node))) { found = node }
+            return found != nil
+        }
+        return found.map { Node(raw: $0, tree: tree) }
+    }
+
+    /// Walks the children with one cursor until `body` says stop.
+    private func forEachChildUntil(_ body: (inout TSTreeCursor) -> Bool) {
+        var cursor = ts_tree_cursor_new(raw)
+        defer { ts_tree_cursor_delete(&cursor) }
+        guard ts_tree_cursor_goto_first_child(&cursor) else { return }
+        repeat { if body(&cursor) { return } } while ts_tree_cursor_goto_next_sibling(&cursor)
+    }
+
     /// Walks the children with one cursor, which also knows the field each hangs under.
     private func forEachChild(_ body: (inout TSTreeCursor) -> Void) {
         var cursor = ts_tree_cursor_new(raw)
@@ -89,10 +130,10 @@ public struct Node {
     }
 
     /// The child under the field `name`. The field's number comes from the grammar's table made once
-    /// (`Language.fieldIDs`, the numbers `ts_language_field_id_for_name` gives); a name not in it is
+    /// (`Language.fields`, the numbers `ts_language_field_id_for_name` gives); a name not in it is
     /// asked of the C library as before.
     public func child(byField name: String) -> Node? {
-        if let field = tree.fieldIDs[name] {
+        if let field = tree.fields.id(of: name) {
             return Node(nullable: ts_node_child_by_field_id(raw, field), tree: tree)
         }
         return childAskingByName(field: name)

@@ -34,6 +34,8 @@ public struct Language: @unchecked Sendable {
     /// compares the name with the grammar's field names one by one (`strncmp`), on every
     /// `Node.child(byField:)`; a name missing here is still asked of it.
     let fieldIDs: [String: TSFieldId]
+    /// The same numbers, looked up by a name's bytes (`FieldTable`): what `Node.child(byField:)` asks.
+    let fields: FieldTable
     /// Whether each symbol is named `ERROR` (`Node.isError` without a string per node).
     let isErrorNamed: [Bool]
 
@@ -52,6 +54,7 @@ public struct Language: @unchecked Sendable {
             }
         }
         self.fieldIDs = fieldIDs
+        fields = FieldTable(fieldIDs.map { (name: $0.key, id: $0.value) })
         isErrorNamed = symbolNames.map { $0 == "ERROR" }
     }
 
@@ -165,7 +168,7 @@ public final class Tree {
     let pointer: OpaquePointer
     public let source: SourceText
     let symbolNames: [String]
-    let fieldIDs: [String: TSFieldId]
+    let fields: FieldTable
     let isErrorNamed: [Bool]
     /// Made in a parse arena, which takes its memory back (see `ArenaParse`).
     fileprivate var abandoned = false
@@ -174,7 +177,7 @@ public final class Tree {
         self.pointer = pointer
         self.source = source
         symbolNames = language.symbolNames
-        fieldIDs = language.fieldIDs
+        fields = language.fields
         isErrorNamed = language.isErrorNamed
     }
 

@@ -139,4 +139,19 @@ final class ProjectModelShortcutTests: XCTestCase {
             }
         }
     }
+
+    /// A path's parent read on its bytes (ASCII paths) is the one found by characters, the plain way:
+    /// paths with and without a leading or trailing `/`, `//`, non-ASCII parts, `/` alone, no `/`.
+    func testAPathsParentOnItsBytesIsThePlainWays() {
+        func plain(_ path: String) -> String {
+            guard let slash = path.lastIndex(of: "/") else { return "" }
+            return slash == path.startIndex ? (path == "/" ? "" : "/") : String(path[..<slash])
+        }
+        var nested = 0
+        for path in generatedPaths(count: 5_000) + ["", "/", "//", "a", "/a", "a/", "/a/b", "é/a", "/é", "a//b", "/r/a/b/x.swift"] {
+            XCTAssertEqual(ProjectModel.parent(of: path), plain(path), path)
+            if plain(path).contains("/") { nested += 1 }
+        }
+        XCTAssertGreaterThan(nested, 1_000)
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LoadAuditTestSupport
 @testable import AuditRotation
 import AuditRules
+import CTreeSitter
 import SwiftGrammar
 @testable import TreeSitter
 import XCTest
@@ -55,6 +56,45 @@ final class ReaderShortcutTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(children, 10_000)
+    }
+
+    /// A field's number looked up by its bytes (`FieldTable`) is the C library's for every field name
+    /// of the grammar and for generated names around them (prefixes, suffixes, one byte changed,
+    /// non-ASCII, empty), and a table of generated names (many sharing length, first and last byte,
+    /// so slots collide) finds each of its names and no other, as a dictionary does.
+    func testAFieldsNumberByItsBytesIsTheCLibrarys() {
+        let language = Language.swift
+        let names = Array(language.fieldIDs.keys)
+        var random = SeededRandom(seed: 17)
+        var candidates = names + ["", "é", "name\u{0}", "nam", "namee", "Name", "_name"]
+        for _ in 0..<5_000 {
+            var bytes = Array(random.pick(names).utf8)
+            switch random.below(4) {
+            case 0: bytes.removeLast(random.below(bytes.count))
+            case 1: bytes += Array(random.pick(names).utf8.prefix(random.below(4)))
+            case 2: bytes[random.below(bytes.count)] = random.pick(Array("aez_.Ae".utf8))
+            default: bytes.insert(contentsOf: Array("é".utf8), at: random.below(bytes.count + 1))
+            }
+            candidates.append(String(decoding: bytes, as: UTF8.self))
+        }
+        var found = 0
+        for name in candidates {
+            let plain = ts_language_field_id_for_name(language.pointer, name, UInt32(name.utf8.count))
+            XCTAssertEqual(language.fields.id(of: name), plain == 0 ? nil : plain, name.debugDescription)
+            if plain != 0 { found += 1 }
+        }
+        XCTAssertGreaterThan(found, names.count + 100)
+
+        let alphabet = Array("abc_".utf8)
+        let generated = Set((0..<300).map { _ in String(decoding: (0..<(1 + random.below(4))).map { _ in random.pick(alphabet) }, as: UTF8.self) })
+        var numbers: [String: TSFieldId] = [:]
+        for (index, name) in generated.sorted().enumerated() { numbers[name] = TSFieldId(index + 1) }
+        let table = FieldTable(numbers.map { (name: $0.key, id: $0.value) })
+        for _ in 0..<5_000 {
+            let name = String(decoding: (0..<random.below(6)).map { _ in random.pick(alphabet) }, as: UTF8.self)
+            XCTAssertEqual(table.id(of: name), numbers[name], name)
+        }
+        for (name, number) in numbers { XCTAssertEqual(table.id(of: name), number, name) }
     }
 
     /// A name read on its bytes is plain exactly when the plain way says so: `$` prefixes, backticks,

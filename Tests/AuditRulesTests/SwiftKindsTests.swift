@@ -17,7 +17,7 @@ final class SwiftKindsTests: XCTestCase {
             (.protocolDeclaration, [SwiftNodeType.protocolDeclaration]), (.statements, [SwiftNodeType.statements]),
             (.typeDeclaration, [SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration]),
             (.typeBody, [SwiftNodeType.classBody, SwiftNodeType.enumClassBody]),
-        ]
+        ] + Self.readingKinds
         var sources = fixtureSwiftSources()
         sources.append(SourceText("protocol Loader: AnyObject { func load() async throws -> [String] }\nenum Tip: String { case a, b }\n"))
         // Broken code: ERROR nodes (outside the grammar's table) and MISSING ones.
@@ -39,5 +39,42 @@ final class SwiftKindsTests: XCTestCase {
         }
         for (index, count) in seen.enumerated() { XCTAssertGreaterThan(count, 0, "\(kinds[index].1) never seen") }
         XCTAssertGreaterThan(errors, 2)
+    }
+
+    /// The kinds the declaration readings ask of a declaration's parts.
+    static let readingKinds: [(SwiftKinds, [String])] = [
+        (.attribute, [SwiftNodeType.attribute]), (.callSuffix, [SwiftNodeType.callSuffix]), (.modifiers, [SwiftNodeType.modifiers]),
+        (.navigationExpression, [SwiftNodeType.navigationExpression]), (.optionalType, [SwiftNodeType.optionalType]),
+        (.pattern, [SwiftNodeType.pattern]), (.simpleIdentifier, [SwiftNodeType.simpleIdentifier]),
+        (.typeAnnotation, [SwiftNodeType.typeAnnotation]), (.typeIdentifier, [SwiftNodeType.typeIdentifier]),
+        (.userType, [SwiftNodeType.userType]), (.valueBindingPattern, [SwiftNodeType.valueBindingPattern]),
+        (.typeName, [SwiftNodeType.typeIdentifier, SwiftNodeType.userType]),
+        (.namedTypeDeclaration, [SwiftNodeType.classDeclaration, SwiftNodeType.protocolDeclaration, SwiftNodeType.typealiasDeclaration]),
+        (.bindingKeyword, [SwiftNodeType.letKeyword, SwiftNodeType.varKeyword]),
+    ]
+
+    /// A kind's first and last named child and first child, found with one cursor and no array
+    /// (`SwiftKinds.firstNamedChild(of:)` and the others), are the plain way's
+    /// (`namedChildren.first { names.contains($0.type) }` and so on), for every kind the readings ask
+    /// at every node of every fixture and of broken code.
+    func testAKindsChildrenWithoutAnArrayAreThePlainWays() throws {
+        var sources = fixtureSwiftSources()
+        sources.append(SourceText("struct A { @State private var x: Int? = 1; let (a, b) = (1, 2) }\nextension Foo.Bar: Baz { typealias T = Int }\n"))
+        sources.append(SourceText("struct A { func f( { let x = [1, 2 }\nclass B: { var y = }\n@@@ init(\n"))
+        var found = [Int](repeating: 0, count: Self.readingKinds.count)
+        for source in sources {
+            try Parser().parse(source).rootNode.walk { node in
+                let named = node.namedChildren, all = node.children
+                for (index, (kind, names)) in Self.readingKinds.enumerated() {
+                    XCTAssertEqual(kind.firstNamedChild(of: node), named.first { names.contains($0.type) }, "\(names) in \(node)")
+                    XCTAssertEqual(kind.lastNamedChild(of: node), named.last { names.contains($0.type) }, "\(names) in \(node)")
+                    XCTAssertEqual(kind.firstChild(of: node), all.first { names.contains($0.type) }, "\(names) in \(node)")
+                    if kind.firstNamedChild(of: node) != nil, kind.lastNamedChild(of: node) != kind.firstNamedChild(of: node) { found[index] += 1 }
+                    if kind.firstChild(of: node) != nil { found[index] += 1 }
+                }
+                return true
+            }
+        }
+        for (index, count) in found.enumerated() { XCTAssertGreaterThan(count, 0, "\(Self.readingKinds[index].1) never found") }
     }
 }
