@@ -277,7 +277,8 @@ public struct RotationFacts: Sendable, Codable, Equatable {
         "NSAttributedString", "NSMutableAttributedString", "CGRect", "CGSize", "CGPoint", "CALayer", "NSLayoutConstraint",
     ]
 
-    /// Whether the file can start a finding: a clock changes something here, or a display picks at random.
+    /// Whether the file can start a finding: a clock changes something here, a display picks at random, or a
+    /// stored value starts as a random pick.
     public var isAnchor: Bool {
         !changes.isEmpty || hasInitialPicks || displays.contains { display in
             if display.setBy != nil { return true }

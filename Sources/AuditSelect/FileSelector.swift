@@ -209,10 +209,11 @@ public struct FileSelector: Sendable {
     }
 
     /// Whether words of these kinds may start a finding: a clock with a display or observable state,
-    /// or a display with a random pick.
+    /// or a random pick (a display may show it, or a type's stored value may start as one, which
+    /// makes an anchor with no display in the file: `RotationFacts.hasInitialPicks`).
     static func anchors(_ kinds: Set<WordKind>) -> Bool {
         (kinds.contains(.clock) && (kinds.contains(.display) || kinds.contains(.observableState)))
-            || (kinds.contains(.randomPick) && kinds.contains(.display))
+            || kinds.contains(.randomPick)
     }
 
     /// The closer reading of a file that names a trigger word: whether it uses one in code (or the

@@ -206,6 +206,30 @@ final class SelectionAgainstParsingTests: XCTestCase {
     }
 
 
+    /// A stored value that starts as a random pick makes its file an anchor even when the file calls no
+    /// display (a view that hands the pick to a custom view): the select step must parse it. Found by
+    /// the fuzzer (a fixture's `Text` mutated away), missed since the initial picks came in (1f7f8b8).
+    func testAStoredRandomPickWithoutADisplayIsChosen() throws {
+        let text = """
+            import SwiftUI
+
+            struct TipsCard: View {
+                private static let tips = ["Swipe left to archive", "Tap and hold to pin", "Shake to undo"]
+                @State private var tip = TipsCard.tips.randomElement() ?? "Swipe left to archive"
+
+                var body: some View {
+                    TipBanner(message: tip)
+                }
+            }
+
+            """
+        let bytes = Array(text.utf8)
+        let engine = RuleEngine(ruleSet: .builtIn())
+        let facts = try XCTUnwrap(engine.analyze(tree: try Parser().parse(SourceText(bytes: bytes)), file: "TipsCard.swift").rotation)
+        XCTAssertTrue(facts.isAnchor, "the reader takes the stored pick as an anchor")
+        XCTAssertEqual(FileSelector(engine.selectionNeeds).decide(bytes, path: "TipsCard.swift"), .parse)
+    }
+
     /// A `String, CaseIterable` enum's `allCases` is the compiler's: the reader keeps it as a member
     /// (another file's `Tip.allCases[i].rawValue` reads its strings), but a file whose bytes never say
     /// `allCases` does not state it (the follow-up's whole-word search could not find it; found by the
