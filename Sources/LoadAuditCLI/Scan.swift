@@ -34,8 +34,8 @@ struct Scan: ParsableCommand {
         abstract: "Report deprecated loading indicators and their replacements.",
         discussion: helpProse("""
         Scans the .swift files under each PATH (default: the current folder). Skips .build*, .git, Pods,
-        Carthage, DerivedData, .swiftpm and SourcePackages, what .gitignore ignores inside a git work tree,
-        and what .loadaudit.yml excludes. A file or folder named on the command line is always scanned (below
+        Carthage, DerivedData, .swiftpm and SourcePackages, Xcode's bundle folders (*.xcassets, *.xcodeproj,
+        *.xcworkspace), what .gitignore ignores inside a git work tree, and what .loadaudit.yml excludes. A file or folder named on the command line is always scanned (below
         a named folder, the same skips apply).
 
         Each finding has a fix class: safe (mechanical rewrite), unsafe (needs a human glance) or manual
