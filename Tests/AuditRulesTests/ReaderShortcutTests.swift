@@ -66,7 +66,11 @@ final class ReaderShortcutTests: XCTestCase {
         let language = Language.swift
         let names = Array(language.fieldIDs.keys)
         var random = SeededRandom(seed: 17)
-        var candidates = names + ["", "é", "name\u{0}", "nam", "namee", "Name", "_name"]
+        // No name holding a NUL: the C library compares with strncmp, which stops there, then reads the
+        // byte after the field's own terminator, so its answer is whatever the memory layout holds (it
+        // differed under AddressSanitizer). The table's answer is nil: no field has that name.
+        XCTAssertNil(language.fields.id(of: "name\u{0}"))
+        var candidates = names + ["", "é", "nam", "namee", "Name", "_name"]
         for _ in 0..<5_000 {
             var bytes = Array(random.pick(names).utf8)
             switch random.below(4) {
