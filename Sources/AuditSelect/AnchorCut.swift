@@ -29,12 +29,10 @@ public struct AnchorCut {
     /// How many bytes they hold.
     var byteCount: Int { ranges.reduce(0) { $0 + $1.count } }
 
-    /// One piece: where it is, the names in its code, the methods it declares (a member's).
+    /// One piece: where it is, whether a name in its code is a word the cut keeps, the methods it
+    /// declares (a member's).
     struct Piece {
         var range: Range<Int>
-        /// The names in its code, in order (kept as a list: a set per piece cost more than the cut saved
-        /// on a small app), and whether one of them is a word the cut keeps.
-        var names: [UInt64] = []
         var holdsWord = false
         var methods: [UInt64] = []
         /// A top-level type's body (after its `{`, up to its `}`) and its members; nil when the piece
@@ -258,11 +256,9 @@ public struct AnchorCut {
                 afterAt = false
                 let isWord = words.contains(hash)
                 if bodyOpen != nil {
-                    member.names.append(hash)
                     if isWord { member.holdsWord = true }
                     if afterFunc, depth == 1 { member.methods.append(hash) }
                 }
-                current.names.append(hash)
                 if isWord { current.holdsWord = true }
                 afterFunc = hash == AnchorCut.funcHash
                 if afterHash, depth == 0 {
